@@ -1,0 +1,1 @@
+"""Input formats: our JSONL of rounds, Mem-Gallery / MemEye JSON and LoCoMo JSON."""

@@ -1,0 +1,1 @@
+"""Graph wiring only: ``ingest`` and ``query``, compiled with the ids used in langgraph.json."""

@@ -1,0 +1,1 @@
+"""Graph nodes (one small function each), state and context classes, pure routers."""

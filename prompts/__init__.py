@@ -1,0 +1,1 @@
+"""Prompt constants, one module per model role. No logic lives here."""

@@ -1,0 +1,764 @@
+"""The SQL store: raw rounds, observations, schemas, hierarchy nodes, text units and the analytic
+tables induced at run time.
+
+One class, ``SqlStore(url)``, over SQLAlchemy, so the embedded SQLite file and a PostgreSQL
+server run the same code. Three rules hold everywhere:
+
+* every read and write takes a ``memory_id`` and filters on it - no method crosses tenants;
+* every write of one call is one transaction - a failure leaves nothing half-written;
+* identifiers of induced tables and columns are validated against a strict pattern and quoted
+  by SQLAlchemy; values are always bound parameters. Text from a model or a user never becomes
+  SQL.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from pathlib import Path
+from typing import Any, Literal
+
+from sqlalchemy import (
+    Boolean,
+    Column,
+    DateTime,
+    Float,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+    and_,
+    create_engine,
+    delete,
+    event,
+    func,
+    inspect,
+    select,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, SQLModel
+
+from adamm.stores.records import ImageRef, Round
+from adamm.stores.sql_models import (
+    AttributeSetRecord,
+    NodeRecord,
+    ObservationRecord,
+    RoundRecord,
+    SchemaRecord,
+    TableRecord,
+    UnitRecord,
+    utcnow,
+)
+
+#: Column types an induced table may have, and how each is stored.
+ColumnType = Literal["float", "int", "text", "datetime", "bool"]
+_SA_TYPES = {"float": Float, "int": Integer, "text": Text, "datetime": DateTime, "bool": Boolean}
+
+#: Columns every induced table has besides its attributes.
+SYSTEM_COLUMNS = ("row_id", "memory_id", "source", "order", "time", "observed_at")
+
+_IDENT = re.compile(r"^[a-z][a-z0-9_]{0,47}$")
+
+Operator = Literal["=", "!=", "<", "<=", ">", ">=", "in", "between", "contains", "is_null", "not_null"]
+OPERATORS: tuple[str, ...] = ("=", "!=", "<", "<=", ">", ">=", "in", "between", "contains", "is_null", "not_null")
+
+
+class StoreError(ValueError):
+    """A request the store refuses (bad identifier, unknown table or column, bad value)."""
+
+
+def check_identifier(name: str, what: str = "identifier") -> str:
+    """Accept only lower snake_case names of at most 48 characters.
+
+    This is the gate between model output and DDL: a name that passes contains no quote,
+    space, dot or unicode trick, and is then still quoted by SQLAlchemy.
+    """
+    if not isinstance(name, str) or not _IDENT.match(name):
+        raise StoreError(f"invalid {what} {name!r}: use lower snake_case, start with a letter, at most 48 characters")
+    return name
+
+
+def memory_key(memory_id: str) -> str:
+    """A short, identifier-safe digest of a memory id (hostile ids become harmless)."""
+    return hashlib.sha1(memory_id.encode("utf-8")).hexdigest()[:12]
+
+
+@dataclass(frozen=True)
+class ColumnSpec:
+    name: str
+    type: ColumnType = "float"
+    unit: str | None = None
+    description: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "type": self.type, "unit": self.unit, "description": self.description}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "ColumnSpec":
+        return cls(name=d["name"], type=d.get("type", "float"), unit=d.get("unit"), description=d.get("description", ""))
+
+
+@dataclass(frozen=True)
+class Condition:
+    """One validated filter on a column of an induced table."""
+
+    column: str
+    op: Operator
+    value: Any = None
+
+
+@dataclass
+class AddRoundsResult:
+    added: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+
+
+@dataclass
+class TableInfo:
+    name: str
+    physical_name: str
+    description: str
+    columns: list[ColumnSpec]
+    schema_key: str | None = None
+
+    @property
+    def column_names(self) -> list[str]:
+        return [c.name for c in self.columns]
+
+
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    """WAL lets readers and one writer work at once; the busy timeout makes a second writer
+    process wait for the lock instead of failing."""
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.execute("PRAGMA busy_timeout=60000")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.close()
+
+
+class SqlStore:
+    """All relational state of adamm, for every memory, behind one SQLAlchemy engine."""
+
+    def __init__(self, url: str, *, echo: bool = False) -> None:
+        self.url = url
+        if url.startswith("sqlite:///") and not url.startswith("sqlite:///:memory:"):
+            Path(url[len("sqlite:///"):]).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        kwargs: dict[str, Any] = {"echo": echo}
+        if url.startswith("sqlite"):
+            kwargs["connect_args"] = {"check_same_thread": False, "timeout": 60}
+        else:
+            kwargs["pool_pre_ping"] = True
+        self.engine: Engine = create_engine(url, **kwargs)
+        if url.startswith("sqlite"):
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        SQLModel.metadata.create_all(self.engine)
+        self._induced = MetaData()
+        self._lock = threading.RLock()
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    @contextmanager
+    def session(self) -> Iterator[Session]:
+        """One transaction: committed on success, rolled back on any error."""
+        with Session(self.engine, expire_on_commit=False) as s:
+            try:
+                yield s
+                s.commit()
+            except BaseException:
+                s.rollback()
+                raise
+
+    # -- rounds -------------------------------------------------------------------------
+
+    def add_rounds(self, memory_id: str, rounds: Sequence[Round]) -> AddRoundsResult:
+        """Store raw rounds in one transaction, idempotently.
+
+        A round already stored with the same content is left alone; one with the same id and
+        different content is an explicit update (its ``derived`` flag is cleared so derived
+        structures are rebuilt). Rounds without ``order`` are appended after the newest one.
+        """
+        result = AddRoundsResult()
+        with self._lock, self.session() as s:
+            existing = {
+                r.round_id: r
+                for r in s.execute(
+                    select(RoundRecord).where(
+                        RoundRecord.memory_id == memory_id,
+                        RoundRecord.round_id.in_([r.round_id for r in rounds]),  # type: ignore[attr-defined]
+                    )
+                ).scalars()
+            } if rounds else {}
+            next_order = (s.execute(select(func.max(RoundRecord.order)).where(RoundRecord.memory_id == memory_id)).scalar() or -1) + 1
+            for rnd in rounds:
+                digest = rnd.content_hash()
+                old = existing.get(rnd.round_id)
+                if old is not None and old.content_hash == digest:
+                    result.unchanged.append(rnd.round_id)
+                    continue
+                payload = _round_columns(rnd)
+                if old is not None:
+                    for key, value in payload.items():
+                        setattr(old, key, value)
+                    old.content_hash = digest
+                    old.derived = False
+                    old.ingested_at = utcnow()
+                    s.add(old)
+                    result.updated.append(rnd.round_id)
+                    continue
+                order = rnd.order if rnd.order is not None else next_order
+                next_order = max(next_order, order + 1)
+                rec = RoundRecord(memory_id=memory_id, round_id=rnd.round_id, order=order, content_hash=digest, **payload)
+                s.add(rec)
+                existing[rnd.round_id] = rec
+                result.added.append(rnd.round_id)
+        return result
+
+    def get_rounds(
+        self,
+        memory_id: str,
+        round_ids: Sequence[str] | None = None,
+        *,
+        session_id: str | None = None,
+        order_range: tuple[int, int] | None = None,
+        only_pending: bool = False,
+    ) -> list[Round]:
+        """Rounds of one memory in history order, optionally narrowed."""
+        q = select(RoundRecord).where(RoundRecord.memory_id == memory_id)
+        if round_ids is not None:
+            q = q.where(RoundRecord.round_id.in_(list(round_ids)))  # type: ignore[attr-defined]
+        if session_id is not None:
+            q = q.where(RoundRecord.session_id == session_id)
+        if order_range is not None:
+            q = q.where(RoundRecord.order >= order_range[0], RoundRecord.order <= order_range[1])
+        if only_pending:
+            q = q.where(RoundRecord.derived == False)  # noqa: E712
+        q = q.order_by(RoundRecord.order)
+        with self.session() as s:
+            return [_to_round(r) for r in s.execute(q).scalars()]
+
+    def mark_derived(self, memory_id: str, round_ids: Sequence[str]) -> None:
+        if not round_ids:
+            return
+        with self.session() as s:
+            for rec in s.execute(
+                select(RoundRecord).where(RoundRecord.memory_id == memory_id, RoundRecord.round_id.in_(list(round_ids)))  # type: ignore[attr-defined]
+            ).scalars():
+                rec.derived = True
+                s.add(rec)
+
+    def count_rounds(self, memory_id: str) -> int:
+        return self._count(RoundRecord, memory_id)
+
+    def newest_time(self, memory_id: str) -> datetime | None:
+        with self.session() as s:
+            return s.execute(select(func.max(RoundRecord.timestamp)).where(RoundRecord.memory_id == memory_id)).scalar()
+
+    def memories(self) -> list[str]:
+        with self.session() as s:
+            return list(s.execute(select(RoundRecord.memory_id).distinct().order_by(RoundRecord.memory_id)).scalars())
+
+    # -- observations ---------------------------------------------------------------------
+
+    def add_observations(self, memory_id: str, observations: Sequence[ObservationRecord]) -> int:
+        """Store observations (replacing those already stored for the same rounds)."""
+        if not observations:
+            return 0
+        round_ids = sorted({o.round_id for o in observations})
+        with self.session() as s:
+            s.execute(delete(ObservationRecord).where(ObservationRecord.memory_id == memory_id, ObservationRecord.round_id.in_(round_ids)))  # type: ignore[attr-defined]
+            for o in observations:
+                s.add(ObservationRecord(**{**o.model_dump(exclude={"id"}), "memory_id": memory_id}))
+        return len(observations)
+
+    def observations(self, memory_id: str, round_ids: Sequence[str] | None = None) -> list[ObservationRecord]:
+        q = select(ObservationRecord).where(ObservationRecord.memory_id == memory_id)
+        if round_ids is not None:
+            q = q.where(ObservationRecord.round_id.in_(list(round_ids)))  # type: ignore[attr-defined]
+        with self.session() as s:
+            return list(s.execute(q.order_by(ObservationRecord.id)).scalars())
+
+    # -- text units (source of truth for BM25, keys of the vectors) -----------------------
+
+    def put_units(self, memory_id: str, space: str, units: Sequence[tuple[str, str, dict[str, Any]]]) -> None:
+        """Insert or replace ``(unit_id, text, metadata)`` units of one space."""
+        if not units:
+            return
+        ids = [u[0] for u in units]
+        with self.session() as s:
+            old = {
+                u.unit_id: u
+                for u in s.execute(
+                    select(UnitRecord).where(UnitRecord.memory_id == memory_id, UnitRecord.space == space, UnitRecord.unit_id.in_(ids))  # type: ignore[attr-defined]
+                ).scalars()
+            }
+            for unit_id, text, meta in units:
+                rec = old.get(unit_id) or UnitRecord(memory_id=memory_id, space=space, unit_id=unit_id)
+                rec.text, rec.meta, rec.updated_at = text, dict(meta), utcnow()
+                s.add(rec)
+
+    def delete_units(self, memory_id: str, space: str, unit_ids: Sequence[str] | None = None) -> None:
+        q = delete(UnitRecord).where(UnitRecord.memory_id == memory_id, UnitRecord.space == space)
+        if unit_ids is not None:
+            q = q.where(UnitRecord.unit_id.in_(list(unit_ids)))  # type: ignore[attr-defined]
+        with self.session() as s:
+            s.execute(q)
+
+    def units(self, memory_id: str, space: str, unit_ids: Sequence[str] | None = None) -> list[UnitRecord]:
+        q = select(UnitRecord).where(UnitRecord.memory_id == memory_id, UnitRecord.space == space)
+        if unit_ids is not None:
+            q = q.where(UnitRecord.unit_id.in_(list(unit_ids)))  # type: ignore[attr-defined]
+        with self.session() as s:
+            return list(s.execute(q.order_by(UnitRecord.id)).scalars())
+
+    def unit_corpus(self, memory_id: str, space: str) -> list[tuple[str, str]]:
+        return [(u.unit_id, u.text) for u in self.units(memory_id, space)]
+
+    def units_version(self, memory_id: str, space: str) -> str:
+        """A cheap fingerprint that changes whenever a unit of the space is added, changed or removed."""
+        with self.session() as s:
+            n, last, newest = s.execute(
+                select(func.count(UnitRecord.id), func.max(UnitRecord.id), func.max(UnitRecord.updated_at)).where(
+                    UnitRecord.memory_id == memory_id, UnitRecord.space == space
+                )
+            ).one()
+        return f"{n}:{last}:{newest}"
+
+    def count_units(self, memory_id: str, space: str | None = None) -> int:
+        q = select(func.count(UnitRecord.id)).where(UnitRecord.memory_id == memory_id)
+        if space is not None:
+            q = q.where(UnitRecord.space == space)
+        with self.session() as s:
+            return int(s.execute(q).scalar() or 0)
+
+    # -- hierarchy nodes -------------------------------------------------------------------
+
+    def put_nodes(self, memory_id: str, nodes: Sequence[NodeRecord]) -> None:
+        """Insert or update hierarchy nodes by ``node_id``, in one transaction."""
+        if not nodes:
+            return
+        with self.session() as s:
+            old = {
+                n.node_id: n
+                for n in s.execute(
+                    select(NodeRecord).where(NodeRecord.memory_id == memory_id, NodeRecord.node_id.in_([n.node_id for n in nodes]))  # type: ignore[attr-defined]
+                ).scalars()
+            }
+            for node in nodes:
+                data = node.model_dump(exclude={"id", "memory_id"})
+                rec = old.get(node.node_id) or NodeRecord(memory_id=memory_id, node_id=node.node_id, level=node.level)
+                for key, value in data.items():
+                    setattr(rec, key, value)
+                rec.updated_at = utcnow()
+                s.add(rec)
+
+    def nodes(
+        self,
+        memory_id: str,
+        level: str | None = None,
+        *,
+        node_ids: Sequence[str] | None = None,
+        parent_id: str | None = None,
+        open_only: bool = False,
+    ) -> list[NodeRecord]:
+        q = select(NodeRecord).where(NodeRecord.memory_id == memory_id)
+        if level is not None:
+            q = q.where(NodeRecord.level == level)
+        if node_ids is not None:
+            q = q.where(NodeRecord.node_id.in_(list(node_ids)))  # type: ignore[attr-defined]
+        if parent_id is not None:
+            q = q.where(NodeRecord.parent_id == parent_id)
+        if open_only:
+            q = q.where(NodeRecord.is_open == True)  # noqa: E712
+        with self.session() as s:
+            return list(s.execute(q.order_by(NodeRecord.first_order, NodeRecord.id)).scalars())
+
+    # -- schemas and attribute-set counts ----------------------------------------------------
+
+    def bump_attribute_set(self, memory_id: str, attributes: Sequence[str], by: int = 1) -> int:
+        """Count one more round with exactly this attribute set; returns the new count."""
+        attrs = sorted(set(attributes))
+        key = "|".join(attrs)
+        with self._lock, self.session() as s:
+            rec = s.execute(
+                select(AttributeSetRecord).where(AttributeSetRecord.memory_id == memory_id, AttributeSetRecord.key == key)
+            ).scalar()
+            if rec is None:
+                rec = AttributeSetRecord(memory_id=memory_id, key=key, attributes=attrs, count=0)
+            rec.count += by
+            s.add(rec)
+            return rec.count
+
+    def attribute_sets(self, memory_id: str) -> list[tuple[frozenset[str], int]]:
+        with self.session() as s:
+            rows = s.execute(select(AttributeSetRecord).where(AttributeSetRecord.memory_id == memory_id, AttributeSetRecord.count > 0)).scalars()
+            return [(frozenset(r.attributes), r.count) for r in rows]
+
+    def put_schema(self, memory_id: str, attributes: Sequence[str], *, support: int, status: str = "active", table_name: str | None = None) -> SchemaRecord:
+        attrs = sorted(set(attributes))
+        key = "|".join(attrs)
+        with self.session() as s:
+            rec = s.execute(select(SchemaRecord).where(SchemaRecord.memory_id == memory_id, SchemaRecord.key == key)).scalar()
+            if rec is None:
+                rec = SchemaRecord(memory_id=memory_id, key=key, attributes=attrs)
+            rec.support, rec.status, rec.updated_at = support, status, utcnow()
+            if table_name is not None:
+                rec.table_name = table_name
+            s.add(rec)
+            return rec
+
+    def schemas(self, memory_id: str, status: str | None = "active") -> list[SchemaRecord]:
+        q = select(SchemaRecord).where(SchemaRecord.memory_id == memory_id)
+        if status is not None:
+            q = q.where(SchemaRecord.status == status)
+        with self.session() as s:
+            return list(s.execute(q.order_by(SchemaRecord.id)).scalars())
+
+    # -- induced analytic tables -------------------------------------------------------------
+
+    def create_table(self, memory_id: str, name: str, columns: Sequence[ColumnSpec], *, description: str = "", schema_key: str | None = None) -> TableInfo:
+        """Create an analytic table with typed attribute columns plus the system columns.
+
+        The physical name is derived from the memory and the table name, so two memories may
+        both have a ``sleep_log`` without ever sharing a table.
+        """
+        check_identifier(name, "table name")
+        cols = _check_columns(columns)
+        physical = f"t_{memory_key(memory_id)}_{name}"
+        with self._lock:
+            if self.table(memory_id, name, missing_ok=True) is not None:
+                raise StoreError(f"table {name!r} already exists in this memory")
+            table = self._build_table(physical, cols)
+            table.create(self.engine, checkfirst=True)
+            try:
+                with self.session() as s:
+                    s.add(TableRecord(memory_id=memory_id, name=name, physical_name=physical, description=description,
+                                      columns=[c.to_dict() for c in cols], schema_key=schema_key))
+            except IntegrityError:
+                raise StoreError(f"table {name!r} already exists in this memory") from None
+        return TableInfo(name, physical, description, list(cols), schema_key)
+
+    def add_columns(self, memory_id: str, name: str, columns: Sequence[ColumnSpec]) -> TableInfo:
+        """Evolve a table: add new typed columns (existing rows get NULL until re-materialized)."""
+        info = self._require_table(memory_id, name)
+        new = [c for c in _check_columns(columns) if c.name not in info.column_names]
+        if not new:
+            return info
+        with self._lock:
+            with self.engine.begin() as conn:
+                for col in new:
+                    ddl_col = Column(col.name, _SA_TYPES[col.type]())
+                    coltype = ddl_col.type.compile(dialect=self.engine.dialect)
+                    quote = self.engine.dialect.identifier_preparer.quote
+                    conn.exec_driver_sql(f"ALTER TABLE {quote(info.physical_name)} ADD COLUMN {quote(col.name)} {coltype}")
+            with self.session() as s:
+                rec = s.execute(select(TableRecord).where(TableRecord.memory_id == memory_id, TableRecord.name == name)).scalar_one()
+                rec.columns = [c.to_dict() for c in info.columns + new]
+                s.add(rec)
+            self._induced.remove(self._induced.tables[info.physical_name]) if info.physical_name in self._induced.tables else None
+        return self._require_table(memory_id, name)
+
+    def set_table_description(self, memory_id: str, name: str, description: str) -> None:
+        with self.session() as s:
+            rec = s.execute(select(TableRecord).where(TableRecord.memory_id == memory_id, TableRecord.name == name)).scalar()
+            if rec is None:
+                raise StoreError(f"unknown table {name!r}")
+            rec.description = description
+            s.add(rec)
+
+    def table(self, memory_id: str, name: str, *, missing_ok: bool = False) -> TableInfo | None:
+        with self.session() as s:
+            rec = s.execute(select(TableRecord).where(TableRecord.memory_id == memory_id, TableRecord.name == name)).scalar()
+        if rec is None:
+            if missing_ok:
+                return None
+            raise StoreError(f"unknown table {name!r}")
+        return TableInfo(rec.name, rec.physical_name, rec.description, [ColumnSpec.from_dict(c) for c in rec.columns], rec.schema_key)
+
+    def tables(self, memory_id: str) -> list[TableInfo]:
+        with self.session() as s:
+            recs = list(s.execute(select(TableRecord).where(TableRecord.memory_id == memory_id).order_by(TableRecord.id)).scalars())
+        return [TableInfo(r.name, r.physical_name, r.description, [ColumnSpec.from_dict(c) for c in r.columns], r.schema_key) for r in recs]
+
+    def drop_table(self, memory_id: str, name: str) -> None:
+        info = self._require_table(memory_id, name)
+        with self._lock:
+            self._sa_table(info).drop(self.engine, checkfirst=True)
+            self._induced.remove(self._induced.tables[info.physical_name])
+            with self.session() as s:
+                s.execute(delete(TableRecord).where(TableRecord.memory_id == memory_id, TableRecord.name == name))
+
+    def upsert_rows(self, memory_id: str, name: str, rows: Sequence[dict[str, Any]]) -> int:
+        """Insert rows keyed by ``source`` (round id), replacing an existing row of the same round.
+
+        Values are cast to the column types here; a value that cannot be cast is an error that
+        names the column, never a silently wrong row.
+        """
+        info = self._require_table(memory_id, name)
+        table = self._sa_table(info)
+        types = {c.name: c.type for c in info.columns}
+        clean: list[dict[str, Any]] = []
+        for row in rows:
+            if "source" not in row:
+                raise StoreError("a table row needs its source round id")
+            out: dict[str, Any] = {"memory_id": memory_id, "source": str(row["source"]),
+                                   "order": row.get("order"), "time": row.get("time"), "observed_at": row.get("observed_at")}
+            for key, value in row.items():
+                if key in SYSTEM_COLUMNS:
+                    continue
+                if key not in types:
+                    raise StoreError(f"table {name!r} has no column {key!r}")
+                out[key] = cast_value(value, types[key], key)
+            clean.append(out)
+        if not clean:
+            return 0
+        with self.engine.begin() as conn:
+            conn.execute(delete(table).where(table.c.memory_id == memory_id, table.c.source.in_([r["source"] for r in clean])))
+            conn.execute(table.insert(), clean)
+        return len(clean)
+
+    def delete_rows(self, memory_id: str, name: str, sources: Sequence[str]) -> int:
+        info = self._require_table(memory_id, name)
+        table = self._sa_table(info)
+        with self.engine.begin() as conn:
+            return conn.execute(delete(table).where(table.c.memory_id == memory_id, table.c.source.in_(list(sources)))).rowcount
+
+    def select_rows(
+        self,
+        memory_id: str,
+        name: str,
+        conditions: Sequence[Condition] = (),
+        *,
+        order_by: str | None = None,
+        descending: bool = False,
+        limit: int | None = None,
+    ) -> list[dict[str, Any]]:
+        """Rows of an induced table matching every condition, in history order by default."""
+        info = self._require_table(memory_id, name)
+        table = self._sa_table(info)
+        q = select(table).where(self._where(info, table, memory_id, conditions))
+        if order_by is not None:
+            col = self._column(info, table, order_by)
+            q = q.order_by(col.desc().nulls_last() if descending else col.asc().nulls_last(), table.c.order)
+        else:
+            q = q.order_by(table.c.order)
+        if limit is not None:
+            q = q.limit(max(0, int(limit)))
+        with self.engine.connect() as conn:
+            return [_row_dict(r) for r in conn.execute(q).mappings()]
+
+    def count_rows(self, memory_id: str, name: str) -> int:
+        info = self._require_table(memory_id, name)
+        table = self._sa_table(info)
+        with self.engine.connect() as conn:
+            return int(conn.execute(select(func.count()).select_from(table).where(table.c.memory_id == memory_id)).scalar() or 0)
+
+    # -- stats and removal ----------------------------------------------------------------
+
+    def stats(self, memory_id: str) -> dict[str, int]:
+        """Counts of everything stored for a memory, so nothing lost or duplicated goes unseen."""
+        with self.session() as s:
+            levels = dict(
+                s.execute(select(NodeRecord.level, func.count(NodeRecord.id)).where(NodeRecord.memory_id == memory_id).group_by(NodeRecord.level)).all()
+            )
+        tables = self.tables(memory_id)
+        return {
+            "rounds": self.count_rounds(memory_id),
+            "observations": self._count(ObservationRecord, memory_id),
+            "schemas": len(self.schemas(memory_id)),
+            "tables": len(tables),
+            "table_rows": sum(self.count_rows(memory_id, t.name) for t in tables),
+            "events": int(levels.get("event", 0)),
+            "episodes": int(levels.get("episode", 0)),
+            "topics": int(levels.get("topic", 0)),
+            "units": self.count_units(memory_id),
+        }
+
+    def drop_memory(self, memory_id: str) -> None:
+        """Remove every trace of a memory from SQL (vectors live elsewhere)."""
+        for info in self.tables(memory_id):
+            self.drop_table(memory_id, info.name)
+        with self.session() as s:
+            for model in (RoundRecord, ObservationRecord, AttributeSetRecord, SchemaRecord, NodeRecord, UnitRecord):
+                s.execute(delete(model).where(model.memory_id == memory_id))
+
+    # -- internals --------------------------------------------------------------------------
+
+    def _count(self, model: type[SQLModel], memory_id: str) -> int:
+        with self.session() as s:
+            return int(s.execute(select(func.count(model.id)).where(model.memory_id == memory_id)).scalar() or 0)  # type: ignore[attr-defined]
+
+    def _require_table(self, memory_id: str, name: str) -> TableInfo:
+        check_identifier(name, "table name")
+        info = self.table(memory_id, name)
+        assert info is not None
+        return info
+
+    def _build_table(self, physical: str, cols: Sequence[ColumnSpec]) -> Table:
+        if physical in self._induced.tables:
+            self._induced.remove(self._induced.tables[physical])
+        return Table(
+            physical,
+            self._induced,
+            Column("row_id", Integer, primary_key=True, autoincrement=True),
+            Column("memory_id", String(256), nullable=False, index=True),
+            Column("source", String(256), nullable=False),
+            Column("order", Integer),
+            Column("time", DateTime),
+            Column("observed_at", DateTime),
+            *[Column(c.name, _SA_TYPES[c.type]()) for c in cols],
+            UniqueConstraint("memory_id", "source", name=f"uq_{physical}_source"[:63]),
+        )
+
+    def _sa_table(self, info: TableInfo) -> Table:
+        table = self._induced.tables.get(info.physical_name)
+        if table is None or set(table.c.keys()) != set(SYSTEM_COLUMNS) | set(info.column_names):
+            table = self._build_table(info.physical_name, info.columns)
+        return table
+
+    def _column(self, info: TableInfo, table: Table, name: str) -> Any:
+        if name not in table.c or name in ("row_id", "memory_id"):
+            raise StoreError(f"table {info.name!r} has no column {name!r} (columns: {', '.join(info.column_names + ['source', 'order', 'time', 'observed_at'])})")
+        return table.c[name]
+
+    def _where(self, info: TableInfo, table: Table, memory_id: str, conditions: Sequence[Condition]) -> Any:
+        types = {c.name: c.type for c in info.columns} | {"order": "int", "time": "datetime", "observed_at": "datetime", "source": "text"}
+        clauses = [table.c.memory_id == memory_id]
+        for cond in conditions:
+            col = self._column(info, table, cond.column)
+            ctype = types[cond.column]
+            clauses.append(_condition_clause(col, ctype, cond))
+        return and_(*clauses)
+
+    def has_physical_table(self, physical_name: str) -> bool:
+        return inspect(self.engine).has_table(physical_name)
+
+
+# -- helpers -------------------------------------------------------------------------------
+
+
+def _check_columns(columns: Sequence[ColumnSpec]) -> list[ColumnSpec]:
+    seen: set[str] = set()
+    out = []
+    for col in columns:
+        check_identifier(col.name, "column name")
+        if col.name in SYSTEM_COLUMNS:
+            raise StoreError(f"column name {col.name!r} is reserved")
+        if col.type not in _SA_TYPES:
+            raise StoreError(f"column {col.name!r}: unknown type {col.type!r} (use {', '.join(_SA_TYPES)})")
+        if col.name in seen:
+            raise StoreError(f"duplicate column {col.name!r}")
+        seen.add(col.name)
+        out.append(col)
+    return out
+
+
+def cast_value(value: Any, ctype: str, column: str) -> Any:
+    """Cast a value to a column type, or raise StoreError naming the column."""
+    if value is None:
+        return None
+    try:
+        if ctype == "float":
+            if isinstance(value, bool):
+                raise ValueError
+            out = float(value)
+            if out != out or out in (float("inf"), float("-inf")):
+                raise ValueError
+            return out
+        if ctype == "int":
+            if isinstance(value, bool):
+                raise ValueError
+            f = float(value)
+            if not f.is_integer():
+                raise ValueError
+            return int(f)
+        if ctype == "bool":
+            if isinstance(value, bool):
+                return value
+            if isinstance(value, str) and value.strip().lower() in {"true", "yes", "1", "false", "no", "0"}:
+                return value.strip().lower() in {"true", "yes", "1"}
+            if isinstance(value, (int, float)) and value in (0, 1):
+                return bool(value)
+            raise ValueError
+        if ctype == "datetime":
+            from adamm.stores.records import parse_time
+
+            return parse_time(value)
+        if ctype == "text":
+            if isinstance(value, (dict, list, bytes)):
+                raise ValueError
+            return str(value)
+    except (TypeError, ValueError):
+        raise StoreError(f"column {column!r} expects {ctype}, got {value!r}") from None
+    raise StoreError(f"column {column!r} has unknown type {ctype!r}")
+
+
+def _condition_clause(col: Any, ctype: str, cond: Condition) -> Any:
+    op = cond.op
+    if op not in OPERATORS:
+        raise StoreError(f"unknown operator {op!r} (use {', '.join(OPERATORS)})")
+    if op == "is_null":
+        return col.is_(None)
+    if op == "not_null":
+        return col.is_not(None)
+    if op == "contains":
+        if ctype != "text":
+            raise StoreError(f"operator 'contains' needs a text column, {cond.column!r} is {ctype}")
+        text = str(cond.value).lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        return func.lower(col).like(f"%{text}%", escape="\\")
+    if op in ("<", "<=", ">", ">=") and ctype in ("text", "bool"):
+        raise StoreError(f"operator {op!r} needs a numeric or time column, {cond.column!r} is {ctype}")
+    if op == "in":
+        values = cond.value if isinstance(cond.value, (list, tuple, set)) else [cond.value]
+        return col.in_([cast_value(v, ctype, cond.column) for v in values])
+    if op == "between":
+        if not isinstance(cond.value, (list, tuple)) or len(cond.value) != 2:
+            raise StoreError(f"operator 'between' on {cond.column!r} needs [low, high]")
+        low, high = (cast_value(v, ctype, cond.column) for v in cond.value)
+        return col.between(low, high)
+    value = cast_value(cond.value, ctype, cond.column)
+    return {"=": col == value, "!=": col != value, "<": col < value, "<=": col <= value, ">": col > value, ">=": col >= value}[op]
+
+
+def _round_columns(rnd: Round) -> dict[str, Any]:
+    return {
+        "session_id": rnd.session_id,
+        "timestamp": rnd.timestamp,
+        "user_text": rnd.user_text,
+        "assistant_text": rnd.assistant_text,
+        "images": [im.model_dump(mode="json") for im in rnd.images],
+        "meta": dict(rnd.metadata),
+    }
+
+
+def _to_round(rec: RoundRecord) -> Round:
+    return Round(
+        round_id=rec.round_id,
+        session_id=rec.session_id,
+        order=rec.order,
+        timestamp=rec.timestamp,
+        user_text=rec.user_text,
+        assistant_text=rec.assistant_text,
+        images=[ImageRef.model_validate(im) for im in rec.images],
+        metadata=dict(rec.meta),
+    )
+
+
+def _row_dict(row: Any) -> dict[str, Any]:
+    out = dict(row)
+    out.pop("memory_id", None)
+    out.pop("row_id", None)
+    for key, value in out.items():
+        if isinstance(value, date) and not isinstance(value, datetime):
+            out[key] = datetime(value.year, value.month, value.day)
+    return out

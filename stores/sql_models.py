@@ -1,0 +1,166 @@
+"""The fixed SQL tables of adamm (SQLModel). Induced analytic tables are built at run time in
+``stores/sql.py``; everything here exists from the first start.
+
+Every table carries ``memory_id`` and every unique key starts with it: one user's ids can never
+collide with, or be read through, another's.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any
+
+from sqlalchemy import JSON, Column, Index, Text, UniqueConstraint
+from pydantic import NaiveDatetime
+from sqlmodel import Field, SQLModel
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc).replace(tzinfo=None)
+
+
+class RoundRecord(SQLModel, table=True):
+    """A raw round, stored before anything is derived from it, so nothing accepted is lost."""
+
+    __tablename__ = "adamm_rounds"
+    __table_args__ = (
+        UniqueConstraint("memory_id", "round_id", name="uq_rounds_memory_round"),
+        Index("ix_rounds_memory_order", "memory_id", "order"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    memory_id: str = Field(index=True, max_length=256)
+    round_id: str = Field(max_length=256)
+    session_id: str = Field(max_length=256)
+    order: int
+    timestamp: NaiveDatetime | None = None
+    user_text: str = Field(default="", sa_column=Column(Text, nullable=False))
+    assistant_text: str = Field(default="", sa_column=Column(Text, nullable=False))
+    images: list[dict[str, Any]] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    meta: dict[str, Any] = Field(default_factory=dict, sa_column=Column("metadata", JSON, nullable=False))
+    content_hash: str = Field(max_length=64)
+    ingested_at: NaiveDatetime = Field(default_factory=utcnow)
+    derived: bool = False
+    """True once every derived structure (observations, tables, vectors, hierarchy) is written;
+    a round left False by a crash is picked up again by the next ingestion."""
+
+
+class ObservationRecord(SQLModel, table=True):
+    """One grounded attribute-value observation with its provenance."""
+
+    __tablename__ = "adamm_observations"
+    __table_args__ = (
+        Index("ix_obs_memory_round", "memory_id", "round_id"),
+        Index("ix_obs_memory_attr", "memory_id", "attribute"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    memory_id: str = Field(max_length=256)
+    round_id: str = Field(max_length=256)
+    attribute: str = Field(max_length=64)
+    value_num: float | None = None
+    value_text: str | None = Field(default=None, sa_column=Column(Text))
+    unit: str | None = Field(default=None, max_length=32)
+    raw: str = Field(default="", sa_column=Column(Text, nullable=False))
+    source: str = Field(default="", max_length=300)
+    """Where in the round: ``user_text[12:31]``, ``assistant_text[...]``, ``image:<id>``, ``metadata:<key>``."""
+    observed_at: NaiveDatetime | None = None
+    """The date the value is about, when it differs from the round time ("yesterday I slept 5 h")."""
+
+
+class AttributeSetRecord(SQLModel, table=True):
+    """How many rounds had exactly this attribute set: the sufficient statistic for supports.
+
+    Supports of any candidate are sums over these distinct sets, so a new round costs one
+    upsert here, whatever the history length.
+    """
+
+    __tablename__ = "adamm_attribute_sets"
+    __table_args__ = (UniqueConstraint("memory_id", "key", name="uq_attrsets_memory_key"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    memory_id: str = Field(max_length=256)
+    key: str = Field(sa_column=Column(Text, nullable=False))
+    attributes: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    count: int = 0
+
+
+class SchemaRecord(SQLModel, table=True):
+    """A discovered schema (attribute set) and the table that materializes it."""
+
+    __tablename__ = "adamm_schemas"
+    __table_args__ = (UniqueConstraint("memory_id", "key", name="uq_schemas_memory_key"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    memory_id: str = Field(max_length=256)
+    key: str = Field(sa_column=Column(Text, nullable=False))
+    attributes: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    support: int = 0
+    status: str = Field(default="active", max_length=16)
+    table_name: str | None = Field(default=None, max_length=64)
+    created_at: NaiveDatetime = Field(default_factory=utcnow)
+    updated_at: NaiveDatetime = Field(default_factory=utcnow)
+
+
+class TableRecord(SQLModel, table=True):
+    """Metadata of an induced analytic table: what the planner reads to pick tables."""
+
+    __tablename__ = "adamm_tables"
+    __table_args__ = (UniqueConstraint("memory_id", "name", name="uq_tables_memory_name"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    memory_id: str = Field(max_length=256)
+    name: str = Field(max_length=64)
+    physical_name: str = Field(max_length=64, unique=True)
+    description: str = Field(default="", sa_column=Column(Text, nullable=False))
+    columns: list[dict[str, Any]] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    schema_key: str | None = Field(default=None, sa_column=Column(Text))
+    created_at: NaiveDatetime = Field(default_factory=utcnow)
+
+
+class NodeRecord(SQLModel, table=True):
+    """A node of the retrieval hierarchy: an event (one round), an episode or a topic."""
+
+    __tablename__ = "adamm_nodes"
+    __table_args__ = (
+        UniqueConstraint("memory_id", "node_id", name="uq_nodes_memory_node"),
+        Index("ix_nodes_memory_level", "memory_id", "level"),
+        Index("ix_nodes_memory_parent", "memory_id", "parent_id"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    memory_id: str = Field(max_length=256)
+    node_id: str = Field(max_length=300)
+    level: str = Field(max_length=8)  # event | episode | topic
+    parent_id: str | None = Field(default=None, max_length=300)
+    round_id: str | None = Field(default=None, max_length=256)
+    description: str = Field(default="", sa_column=Column(Text, nullable=False))
+    start_time: NaiveDatetime | None = None
+    end_time: NaiveDatetime | None = None
+    first_order: int | None = None
+    last_order: int | None = None
+    image_ids: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    is_open: bool = False
+    has_visual: bool = False
+    updated_at: NaiveDatetime = Field(default_factory=utcnow)
+
+
+class UnitRecord(SQLModel, table=True):
+    """A retrievable text unit (a round, an event, an episode, a table description ...).
+
+    The source of truth for the keyword index and the key of the vectors: BM25 is rebuilt from
+    here, and vectors are keyed by ``unit_id`` within ``space``.
+    """
+
+    __tablename__ = "adamm_units"
+    __table_args__ = (
+        UniqueConstraint("memory_id", "space", "unit_id", name="uq_units_memory_space_unit"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    memory_id: str = Field(max_length=256)
+    space: str = Field(max_length=48)
+    unit_id: str = Field(max_length=300)
+    text: str = Field(default="", sa_column=Column(Text, nullable=False))
+    meta: dict[str, Any] = Field(default_factory=dict, sa_column=Column("metadata", JSON, nullable=False))
+    updated_at: NaiveDatetime = Field(default_factory=utcnow)
