@@ -1,0 +1,277 @@
+"""Model roles: resolving them, and the one place every model call goes through.
+
+A role (``extractor``, ``describer``, ``planner``, ``answerer``, ``judge``) is ``rules`` - the
+caller runs its built-in offline implementation - or ``"provider:model"``, built with
+LangChain's ``init_chat_model``. Hosts and tests may also inject a ready chat model under a
+name with ``register_model``; ``Context`` then accepts that name for any role.
+
+Every call goes through ``invoke`` / ``ainvoke`` so that structured output, retries on invalid
+output and the cost ledger are handled once, the same way, for every node. Nothing here logs
+or puts in an error message a credential: errors name the role and the spec only.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, convert_to_messages
+from langchain_core.prompt_values import PromptValue
+from langchain_core.utils.json import parse_json_markdown
+from pydantic import BaseModel, ValidationError
+
+from .context import ROLES, RULES, ConfigError, Context
+from .cost import CostEntry
+
+log = logging.getLogger(__name__)
+
+__all__ = [
+    "ModelOutputError",
+    "ainvoke",
+    "clear_model_cache",
+    "invoke",
+    "register_model",
+    "registered_models",
+    "resolve_role",
+    "unregister_model",
+]
+
+_lock = threading.Lock()
+_registered: dict[str, BaseChatModel] = {}
+_cache: dict[tuple[str, str | None, float], BaseChatModel] = {}
+
+#: How much of a validation error is echoed back to the model on a retry: enough to say what
+#: is wrong, short enough not to swamp the prompt.
+_MAX_ERROR_CHARS = 800
+
+
+class ModelOutputError(RuntimeError):
+    """A model's structured output still failed validation after every retry.
+
+    ``cost`` is the ledger entry of all the attempts made, so the caller can record what the
+    failure cost before deciding what to do (e.g. keep the round with no observations).
+    """
+
+    def __init__(self, message: str, *, cost: CostEntry, errors: list[str]) -> None:
+        super().__init__(message)
+        self.cost = cost
+        self.errors = errors
+
+
+# -- registry and resolution ------------------------------------------------------------------
+
+
+def register_model(name: str, model: BaseChatModel) -> None:
+    """Make ``name`` usable as a role spec, resolving to this already-built model.
+
+    For tests (fake models) and for hosts that build their own clients (custom auth, proxies).
+    A registered name wins over building a model of the same ``provider:model`` spec.
+    """
+    if name == RULES:
+        raise ValueError(f"{RULES!r} is the offline backend and cannot name a model")
+    if not isinstance(model, BaseChatModel):
+        raise TypeError(f"expected a BaseChatModel, got {type(model).__name__}")
+    with _lock:
+        _registered[name] = model
+
+
+def unregister_model(name: str) -> None:
+    with _lock:
+        _registered.pop(name, None)
+
+
+def registered_models() -> dict[str, BaseChatModel]:
+    """A snapshot of the injected models by name (``check_role_spec`` accepts these names)."""
+    with _lock:
+        return dict(_registered)
+
+
+def clear_model_cache() -> None:
+    """Forget built models, e.g. after changing provider credentials in the environment."""
+    with _lock:
+        _cache.clear()
+
+
+def _role_spec(ctx: Context, role: str) -> str:
+    if role not in ROLES:
+        raise ValueError(f"unknown model role {role!r} (roles: {', '.join(ROLES)})")
+    return getattr(ctx, role)
+
+
+def resolve_role(ctx: Context | Any, role: str) -> BaseChatModel | None:
+    """The chat model for ``role``, or None when the role is ``rules``.
+
+    Built models are cached per (spec, base URL, temperature): they hold HTTP clients, which are
+    worth reusing across nodes and runs. Construction makes no network request, so an invalid
+    role fails here - at start-up - as a ``ConfigError``, not in the middle of an ingestion.
+    """
+    ctx = Context.coerce(ctx)
+    spec = _role_spec(ctx, role)
+    if spec == RULES:
+        return None
+    key = (spec, ctx.model_base_url, ctx.model_temperature)
+    with _lock:
+        if spec in _registered:
+            return _registered[spec]
+        if key not in _cache:
+            _cache[key] = _build(role, spec, ctx)
+        return _cache[key]
+
+
+def _build(role: str, spec: str, ctx: Context) -> BaseChatModel:
+    from langchain.chat_models import init_chat_model  # noqa: PLC0415 - heavy, only when used
+
+    provider, _, model = spec.partition(":")  # model names may contain ':' (llama3:8b)
+    extra: dict[str, Any] = {}
+    if provider == "openai" and ctx.model_base_url:
+        extra["base_url"] = ctx.model_base_url
+        if not os.environ.get("OPENAI_API_KEY"):
+            # Local OpenAI-compatible servers ignore the key, but the client insists on one.
+            extra["api_key"] = "not-needed"
+    try:
+        return init_chat_model(
+            model, model_provider=provider, temperature=ctx.model_temperature, **extra
+        )
+    except Exception as exc:  # ImportError (package missing), credentials, bad arguments
+        raise ConfigError(f"invalid {role}: cannot build model {spec!r}: {exc}") from exc
+
+
+# -- calls ----------------------------------------------------------------------------------------
+
+
+def invoke(
+    ctx: Context | Any,
+    role: str,
+    node: str,
+    messages: Any,
+    *,
+    schema: type[BaseModel] | None = None,
+) -> tuple[Any, CostEntry]:
+    """Call the model of ``role`` on behalf of graph node ``node``.
+
+    Returns ``(result, cost)``: the reply ``AIMessage``, or with ``schema`` a validated
+    instance of it. Structured output that fails validation is retried up to
+    ``ctx.model_max_retries`` times, with the error shown to the model; then
+    ``ModelOutputError``. Every attempt is counted in ``cost``.
+    """
+    call = _Call(ctx, role, node, messages, schema)
+    while True:
+        done, value = call.take(call.runnable.invoke(call.next_messages()))
+        if done:
+            return value, call.entry
+
+
+async def ainvoke(
+    ctx: Context | Any,
+    role: str,
+    node: str,
+    messages: Any,
+    *,
+    schema: type[BaseModel] | None = None,
+) -> tuple[Any, CostEntry]:
+    """Async ``invoke``: same results, retries and ledger."""
+    call = _Call(ctx, role, node, messages, schema)
+    while True:
+        done, value = call.take(await call.runnable.ainvoke(call.next_messages()))
+        if done:
+            return value, call.entry
+
+
+class _Call:
+    """The state of one logical model call across its attempts (shared by sync and async)."""
+
+    def __init__(
+        self, ctx: Any, role: str, node: str, messages: Any, schema: type[BaseModel] | None
+    ) -> None:
+        ctx = Context.coerce(ctx)
+        spec = _role_spec(ctx, role)
+        if spec == RULES:
+            raise ValueError(f"role {role!r} is {RULES!r}: run the offline implementation instead")
+        model = resolve_role(ctx, role)
+        assert model is not None
+        self.schema = schema
+        self.max_attempts = 1 + ctx.model_max_retries if schema is not None else 1
+        self.messages = _as_messages(messages)
+        self.entry = CostEntry(node=node, role=role, model=spec)
+        self.errors: list[str] = []
+        self.runnable: Any = model
+        self.structured = False  # True: the runnable returns {"raw", "parsed", "parsing_error"}
+        if schema is not None:
+            try:
+                self.runnable = model.with_structured_output(schema, include_raw=True)
+                self.structured = True
+            except NotImplementedError:
+                pass  # a model without tool calling: parse JSON from the reply's content
+        self.start = time.perf_counter()
+
+    def next_messages(self) -> list[BaseMessage]:
+        if not self.errors:
+            return self.messages
+        assert self.schema is not None
+        fix = HumanMessage(
+            f"Your previous reply did not match the required {self.schema.__name__} schema: "
+            f"{self.errors[-1]}\nReply again with output that matches the schema exactly."
+        )
+        return [*self.messages, fix]
+
+    def take(self, out: Any) -> tuple[bool, Any]:
+        """Account for one attempt's output; ``(True, result)`` when done, else retry."""
+        raw = out["raw"] if self.structured else out
+        usage = getattr(raw, "usage_metadata", None) or {}
+        self.entry.calls += 1
+        self.entry.tokens_in += int(usage.get("input_tokens") or 0)
+        self.entry.tokens_out += int(usage.get("output_tokens") or 0)
+        self.entry.seconds = time.perf_counter() - self.start
+        if self.schema is None:
+            return True, raw
+        try:
+            return True, self._parse(out, raw)
+        except (ValidationError, ValueError) as exc:
+            self.errors.append(str(exc)[:_MAX_ERROR_CHARS])
+        if len(self.errors) < self.max_attempts:
+            log.debug(
+                "%s/%s: invalid %s output, retrying (%d/%d)", self.entry.node, self.entry.role,
+                self.schema.__name__, len(self.errors), self.max_attempts - 1,
+            )
+            return False, None
+        raise ModelOutputError(
+            f"{self.entry.role} ({self.entry.model}) gave no valid {self.schema.__name__} in "
+            f"{self.entry.calls} attempt(s) for node {self.entry.node!r}: {self.errors[-1]}",
+            cost=self.entry,
+            errors=self.errors,
+        )
+
+    def _parse(self, out: Any, raw: Any) -> BaseModel:
+        assert self.schema is not None
+        if self.structured:
+            if out.get("parsing_error") is not None:
+                raise ValueError(str(out["parsing_error"]))
+            if out.get("parsed") is not None:
+                return self.schema.model_validate(out["parsed"])
+        # No tool call (or no tool calling at all): the JSON may be in the content instead.
+        content = raw.text if isinstance(raw, AIMessage) else str(raw)
+        if not content.strip():
+            raise ValueError("the reply contained no structured output")
+        try:
+            data = parse_json_markdown(content)
+        except Exception:  # noqa: BLE001 - any parser failure means "not JSON"
+            raise ValueError(f"the reply is not JSON: {content[:200]!r}") from None
+        return self.schema.model_validate(data)
+
+
+def _as_messages(messages: Any) -> list[BaseMessage]:
+    """Accept what LangChain accepts: a string, a PromptValue, or a sequence of messages."""
+    if isinstance(messages, str):
+        return [HumanMessage(messages)]
+    if isinstance(messages, PromptValue):
+        return messages.to_messages()
+    if isinstance(messages, BaseMessage):
+        return [messages]
+    if isinstance(messages, Sequence):
+        return list(convert_to_messages(messages))
+    raise TypeError(f"cannot use {type(messages).__name__} as model messages")

@@ -1,0 +1,73 @@
+"""Graph state schemas: narrow public inputs and outputs, private working keys in between.
+
+The input and output schemas are what LangGraph Studio shows as forms and what a host graph
+shares keys with, so they hold only the documented public keys. List fields that several nodes
+append to (the cost ledger) carry explicit reducers.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Annotated, Any
+
+from typing_extensions import NotRequired, TypedDict
+
+
+def merge_counts(left: dict[str, int] | None, right: dict[str, int] | None) -> dict[str, int]:
+    """Reducer: counts reported by several nodes add up key by key."""
+    out = dict(left or {})
+    for key, value in (right or {}).items():
+        out[key] = out.get(key, 0) + value
+    return out
+
+
+# -- ingest -------------------------------------------------------------------------------
+
+
+class IngestInput(TypedDict):
+    """Rounds to remember for one memory (a user, a tenant)."""
+
+    memory_id: str
+    rounds: list[dict[str, Any]]
+    """Rounds in the documented JSONL round format (see README, "Round format")."""
+
+
+class IngestOutput(TypedDict):
+    memory_id: str
+    stored: Annotated[dict[str, int], merge_counts]
+    """What was stored and derived: rounds_added, rounds_unchanged, rounds_updated, units_indexed ..."""
+    cost: Annotated[list[dict[str, Any]], operator.add]
+    """Cost ledger entries (model calls, tokens, wall time per node)."""
+
+
+class IngestState(IngestInput, IngestOutput):
+    pending: NotRequired[list[str]]
+    """Round ids whose derived structures still have to be built (new, updated, or left over
+    by an interrupted earlier run)."""
+
+
+# -- query --------------------------------------------------------------------------------
+
+
+class QueryInput(TypedDict):
+    """A question about one memory."""
+
+    memory_id: str
+    question: str
+    now: NotRequired[str]
+    """ISO time that relative dates ("last week") are resolved against; default: newest memory time."""
+    image: NotRequired[dict[str, Any]]
+    """An image asked about: {"path" | "url" | "data": ..., "caption"?: ...}."""
+
+
+class QueryOutput(TypedDict):
+    answer: str
+    citations: list[dict[str, Any]]
+    """Sources of the answer: {"round_id": ..., "image_ids": [...]}."""
+    evidence: list[dict[str, Any]]
+    """Every unit put in front of the answerer, best first, with its score."""
+    cost: Annotated[list[dict[str, Any]], operator.add]
+
+
+class QueryState(QueryInput, QueryOutput):
+    pass

@@ -1,0 +1,388 @@
+"""Dense vectors in Chroma, one collection per (memory_id, space).
+
+Why a collection per tenant and space: a ``where`` filter on a shared collection is one
+forgotten argument away from leaking another user's memories; separate collections make
+isolation physical, keep each HNSW graph small, and let ``drop_memory`` delete a user for
+real. Collection names come from a hash of the memory id, because memory ids are arbitrary
+user text ("../", quotes, 5000 characters, emoji) and Chroma names are not; the memory id is
+also kept in the collection metadata and checked on every open, so a hash collision fails
+loudly instead of silently mixing two tenants.
+
+We always pass our own embeddings: collections are opened with ``embedding_function=None``
+so Chroma never builds its default embedder (which would try to download a model).
+
+The same class serves the embedded default (``PersistentClient`` on a directory) and the
+scale-out deployment (``HttpClient`` to a Chroma server): pass ``path`` or ``url``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Sequence
+from urllib.parse import urlparse
+
+import numpy as np
+
+if TYPE_CHECKING:  # chromadb is imported lazily: it is slow to import and only needed on use
+    from chromadb.api import ClientAPI
+    from chromadb.api.models.Collection import Collection
+
+__all__ = ["Hit", "VectorStore", "check_space", "memory_key"]
+
+#: Space names end up in Chroma collection names (and in BM25 file names), whose rules are
+#: [a-zA-Z0-9._-], alphanumeric at both ends, no "..". We accept the lowercase subset.
+_SPACE_RE = re.compile(r"[a-z0-9](?:[a-z0-9_.-]{0,39}[a-z0-9])?")
+
+#: Used when the client cannot tell us its limit (older clients).
+DEFAULT_MAX_BATCH = 5000
+
+
+def check_space(space: str) -> str:
+    """Return ``space`` if it is a valid space name, else raise ``ValueError``.
+
+    1-41 characters of ``[a-z0-9_.-]``, starting and ending with a letter or digit, no "..".
+    """
+    if not isinstance(space, str) or not _SPACE_RE.fullmatch(space) or ".." in space:
+        raise ValueError(
+            f"invalid space {space!r}: use 1-41 characters of [a-z0-9_.-], starting and ending "
+            "with a letter or digit, without '..'"
+        )
+    return space
+
+
+def memory_key(memory_id: str) -> str:
+    """A short, filesystem- and Chroma-safe key for an arbitrary memory id (sha1, 20 hex).
+
+    Raises ``ValueError`` for a non-string or empty id: an empty id is always a caller bug.
+    """
+    if not isinstance(memory_id, str) or not memory_id:
+        raise ValueError(f"memory_id must be a non-empty string, got {memory_id!r}")
+    return hashlib.sha1(memory_id.encode("utf-8")).hexdigest()[:20]
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One query result: the unit id, its cosine similarity to the query and its metadata."""
+
+    id: str
+    score: float
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+
+class VectorStore:
+    """Per-tenant, per-space vector collections in Chroma, with cosine similarity scores.
+
+    >>> store = VectorStore(path="data/chroma")
+    >>> store.upsert("alice", "event", ["r1"], [[0.1, 0.9]], [{"session": "s1"}])
+    >>> store.query("alice", "event", [0.1, 0.8], k=5)
+    [Hit(id='r1', score=0.99..., metadata={'session': 's1'})]
+
+    The client is created on first use, so constructing a store is free and cannot fail on
+    an unreachable server. Collections are looked up on every call instead of being cached:
+    another process (or another ``VectorStore`` on the same path) may delete and recreate them.
+    """
+
+    #: Override to force smaller batches (tests do); ``None`` asks the client.
+    max_batch_size: int | None = None
+
+    def __init__(self, path: str | Path | None = None, url: str | None = None):
+        if (path is None) == (url is None):
+            raise ValueError("pass exactly one of path= (embedded Chroma) or url= (Chroma server)")
+        if url is not None:
+            parsed = urlparse(url)
+            if parsed.scheme not in ("http", "https") or not parsed.hostname:
+                raise ValueError(f"Chroma url must look like http://host:port, got {url!r}")
+        self.path = Path(path) if path is not None else None
+        self.url = url
+        self._client: ClientAPI | None = None
+        self._lock = threading.Lock()
+
+    def __repr__(self) -> str:
+        where = f"url={self.url!r}" if self.url else f"path={str(self.path)!r}"
+        return f"VectorStore({where})"
+
+    # ----------------------------------------------------------------------------- public API
+
+    def upsert(
+        self,
+        memory_id: str,
+        space: str,
+        ids: Sequence[str],
+        vectors: np.ndarray | Sequence[Sequence[float]],
+        metadatas: Sequence[dict] | None = None,
+    ) -> None:
+        """Insert or replace vectors (and their metadata) by id.
+
+        All vectors of a space share one dimension, fixed by the first upsert; another
+        dimension raises ``ValueError``. Large inputs are sent in batches below Chroma's limit.
+        """
+        ids = _check_ids(ids)
+        matrix = _as_matrix(vectors, space)
+        if matrix.shape[0] != len(ids):
+            raise ValueError(f"{len(ids)} ids but {matrix.shape[0]} vectors for space {space!r}")
+        if metadatas is not None and len(metadatas) != len(ids):
+            raise ValueError(f"{len(ids)} ids but {len(metadatas)} metadatas for space {space!r}")
+        if not ids:
+            return
+        clean = [_clean_metadata(m) for m in metadatas] if metadatas is not None else None
+        col = self._collection(memory_id, space, create_dim=matrix.shape[1])
+        dim = _collection_dim(col)
+        if dim is not None and dim != matrix.shape[1]:
+            raise ValueError(
+                f"space {space!r} holds vectors of dimension {dim}, got dimension {matrix.shape[1]}"
+            )
+        step = self._batch_size()
+        for start in range(0, len(ids), step):
+            stop = start + step
+            col.upsert(
+                ids=ids[start:stop],
+                embeddings=matrix[start:stop],
+                metadatas=clean[start:stop] if clean is not None else None,
+            )
+
+    def query(
+        self, memory_id: str, space: str, vector, k: int, where: dict | None = None
+    ) -> list[Hit]:
+        """The ``k`` nearest vectors, best first, scored by cosine similarity in [-1, 1].
+
+        ``k`` larger than the space is fine; a space that does not exist yet gives ``[]``.
+        ``where`` is a Chroma metadata filter, e.g. ``{"session": "s1"}`` or
+        ``{"$and": [{"day": {"$gte": 3}}, {"kind": "photo"}]}``.
+        """
+        col = self._collection(memory_id, space)
+        if col is None or k <= 0:
+            return []
+        n = min(int(k), col.count())
+        if n == 0:
+            return []
+        q = _as_matrix([vector] if np.ndim(vector) == 1 else vector, space)
+        if q.shape[0] != 1:
+            raise ValueError(f"query takes one vector, got {q.shape[0]} for space {space!r}")
+        dim = _collection_dim(col)
+        if dim is not None and dim != q.shape[1]:
+            raise ValueError(
+                f"space {space!r} holds vectors of dimension {dim}, "
+                f"got a query of dimension {q.shape[1]}"
+            )
+        res = col.query(
+            query_embeddings=q,
+            n_results=n,
+            where=where or None,  # Chroma rejects an empty filter
+            include=["distances", "metadatas"],
+        )
+        ids, dists = res["ids"][0], res["distances"][0]
+        metas = (res.get("metadatas") or [[None] * len(ids)])[0]
+        hits = [
+            Hit(id=i, score=max(-1.0, min(1.0, 1.0 - float(d))), metadata=dict(m or {}))
+            for i, d, m in zip(ids, dists, metas)
+        ]
+        hits.sort(key=lambda h: (-h.score, h.id))  # deterministic order among equal scores
+        return hits
+
+    def get(self, memory_id: str, space: str, ids: Sequence[str]) -> dict[str, np.ndarray]:
+        """Stored vectors by id (float32); ids that are not stored are simply absent."""
+        ids = _check_ids(ids)
+        col = self._collection(memory_id, space)
+        if col is None or not ids:
+            return {}
+        out: dict[str, np.ndarray] = {}
+        step = self._batch_size()
+        for start in range(0, len(ids), step):
+            res = col.get(ids=ids[start : start + step], include=["embeddings"])
+            for i, emb in zip(res["ids"], res["embeddings"]):
+                out[i] = np.asarray(emb, dtype=np.float32)
+        return out
+
+    def delete(self, memory_id: str, space: str, ids: Sequence[str] | None = None) -> None:
+        """Delete vectors by id, or the whole space of that memory when ``ids`` is None.
+
+        Deleting the whole space drops the collection, which also frees its dimension.
+        """
+        if ids is None:
+            name = self._name(memory_id, space)
+            if self._collection(memory_id, space) is not None:  # also checks the owner
+                self._delete_collection(name)
+            return
+        ids = _check_ids(ids)
+        col = self._collection(memory_id, space)
+        if col is None or not ids:  # never call Chroma with ids=[]: it rejects it
+            return
+        step = self._batch_size()
+        for start in range(0, len(ids), step):
+            col.delete(ids=ids[start : start + step])
+
+    def count(self, memory_id: str, space: str) -> int:
+        """Number of vectors in the space (0 if it does not exist)."""
+        col = self._collection(memory_id, space)
+        return 0 if col is None else col.count()
+
+    def drop_memory(self, memory_id: str) -> None:
+        """Delete every space of a memory: the user's vectors are gone, not just hidden."""
+        for space in self.spaces(memory_id):
+            self.delete(memory_id, space)  # checks each collection's owner before dropping it
+
+    def spaces(self, memory_id: str) -> list[str]:
+        """The spaces that exist for a memory, sorted."""
+        prefix = f"m{memory_key(memory_id)}_"
+        return sorted(n[len(prefix) :] for n in self._collection_names() if n.startswith(prefix))
+
+    # ------------------------------------------------------------------------------ internals
+
+    @property
+    def client(self) -> ClientAPI:
+        """The Chroma client, created on first use (thread-safe)."""
+        with self._lock:
+            if self._client is None:
+                self._client = self._connect()
+            return self._client
+
+    def _connect(self) -> ClientAPI:
+        import chromadb
+        from chromadb.config import Settings
+
+        if self.url is not None:
+            parsed = urlparse(self.url)
+            ssl = parsed.scheme == "https"
+            return chromadb.HttpClient(
+                host=parsed.hostname,
+                port=parsed.port or (443 if ssl else 8000),
+                ssl=ssl,
+                settings=Settings(anonymized_telemetry=False),
+            )
+        self.path.mkdir(parents=True, exist_ok=True)
+        return chromadb.PersistentClient(
+            path=str(self.path), settings=Settings(anonymized_telemetry=False, allow_reset=False)
+        )
+
+    @staticmethod
+    def _name(memory_id: str, space: str) -> str:
+        return f"m{memory_key(memory_id)}_{check_space(space)}"
+
+    def _collection(
+        self, memory_id: str, space: str, create_dim: int | None = None
+    ) -> Collection | None:
+        """Open the collection of (memory_id, space); create it only when ``create_dim`` is set.
+
+        Returns None for a missing collection that is not to be created. Raises
+        ``RuntimeError`` if the collection belongs to another memory id (hash collision).
+        """
+        from chromadb.errors import NotFoundError
+
+        name = self._name(memory_id, space)
+        try:
+            col = self.client.get_collection(name, embedding_function=None)
+        except NotFoundError:
+            if create_dim is None:
+                return None
+            # get_or_create: another process may create it between our get and this call;
+            # an existing collection keeps its own metadata, which we check below.
+            col = self.client.get_or_create_collection(
+                name,
+                embedding_function=None,
+                configuration={"hnsw": {"space": "cosine"}},
+                metadata={"memory_id": memory_id, "space": space, "dim": int(create_dim)},
+            )
+        owner = (col.metadata or {}).get("memory_id")
+        if owner != memory_id:
+            raise RuntimeError(
+                f"Chroma collection {name!r} belongs to another memory id; refusing to mix tenants"
+            )
+        return col
+
+    def _collection_names(self) -> list[str]:
+        # Chroma 1.x returns Collection objects, 0.5 returned names; accept both.
+        return [getattr(c, "name", c) for c in self.client.list_collections()]
+
+    def _delete_collection(self, name: str) -> None:
+        from chromadb.errors import NotFoundError
+
+        try:
+            self.client.delete_collection(name)
+        except NotFoundError:  # someone else deleted it first: the goal is reached
+            pass
+
+    def _batch_size(self) -> int:
+        if self.max_batch_size is not None:
+            return max(1, int(self.max_batch_size))
+        getter = getattr(self.client, "get_max_batch_size", None)
+        try:
+            return max(1, int(getter())) if getter else DEFAULT_MAX_BATCH
+        except Exception:  # an old server without the endpoint
+            return DEFAULT_MAX_BATCH
+
+
+# ---------------------------------------------------------------------------------- helpers
+
+
+def _collection_dim(col: Collection) -> int | None:
+    dim = (col.metadata or {}).get("dim")
+    return int(dim) if dim is not None else None
+
+
+def _check_ids(ids: Sequence[str]) -> list[str]:
+    if isinstance(ids, str):  # a lone string would be split into characters
+        raise ValueError("ids must be a sequence of strings, not a string")
+    ids = list(ids)
+    for i in ids:
+        if not isinstance(i, str) or not i:
+            raise ValueError(f"ids must be non-empty strings, got {i!r}")
+    if len(set(ids)) != len(ids):
+        seen: set[str] = set()
+        dups = sorted({i for i in ids if i in seen or seen.add(i)})
+        raise ValueError(f"duplicate ids: {dups[:5]}")
+    return ids
+
+
+def _as_matrix(vectors, space: str) -> np.ndarray:
+    """Vectors as a finite, non-zero float32 matrix of shape (n, dim).
+
+    Zero vectors are rejected because their cosine similarity is undefined (Chroma would
+    silently score them 0 against everything).
+    """
+    try:
+        matrix = np.asarray(vectors, dtype=np.float32)
+    except (ValueError, TypeError):
+        raise ValueError(f"vectors for space {space!r} must all have the same dimension") from None
+    if matrix.ndim == 1 and matrix.size == 0:
+        return matrix.reshape(0, 0)
+    if matrix.ndim != 2 or matrix.shape[1] == 0:
+        raise ValueError(
+            f"vectors for space {space!r} must be a 2-D array, got shape {matrix.shape}"
+        )
+    if not np.isfinite(matrix).all():
+        raise ValueError(f"vectors for space {space!r} contain NaN or infinity")
+    if matrix.shape[0] and not np.linalg.norm(matrix, axis=1).all():
+        raise ValueError(f"vectors for space {space!r} include a zero vector (no direction)")
+    return matrix
+
+
+def _clean_metadata(meta: dict | None) -> dict | None:
+    """Drop None values; keep str/int/float/bool; reject the rest with the key named.
+
+    Returns None for an empty result, because Chroma rejects empty metadata dicts.
+    """
+    if meta is None:
+        return None
+    if not isinstance(meta, dict):
+        raise ValueError(f"metadata must be a dict, got {type(meta).__name__}")
+    out: dict[str, str | int | float | bool] = {}
+    for key, value in meta.items():
+        if not isinstance(key, str) or not key:
+            raise ValueError(f"metadata keys must be non-empty strings, got {key!r}")
+        if value is None:
+            continue
+        if isinstance(value, np.generic):  # numpy scalars from computed scores
+            value = value.item()
+        if not isinstance(value, (str, int, float, bool)):
+            raise ValueError(
+                f"metadata {key!r} must be str, int, float or bool, got {type(value).__name__}"
+            )
+        if isinstance(value, float) and not math.isfinite(value):
+            raise ValueError(f"metadata {key!r} is not a finite number: {value}")
+        out[key] = value
+    return out or None
