@@ -71,7 +71,7 @@ class ImageRef(BaseModel):
     adamm sees of an image, so loaders keep captions even when the file itself is absent.
     """
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, ser_json_bytes="base64")
 
     image_id: str
     path: str | None = None

@@ -1,0 +1,243 @@
+"""The ``adamm`` command line.
+
+    adamm ingest PATH --memory-id ID [--format mem-gallery|locomo|jsonl]
+    adamm ask "QUESTION" --memory-id ID [--json] [--now ISO]
+    adamm tables --memory-id ID [--json]
+    adamm stats --memory-id ID [--json]
+    adamm demo
+
+Exit codes: 0 success, 2 bad usage or bad input (one line on stderr saying why), 1 anything
+unexpected. Configuration comes from ``ADAMM_*`` environment variables; ``--home`` and
+``--database-url`` override the data location.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Sequence
+from typing import Any, NoReturn
+
+EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:  # one line, exit 2
+        sys.stderr.write(f"{self.prog}: error: {message}\n")
+        raise SystemExit(EXIT_USAGE)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="adamm", description="Long-term multimodal memory for agents.")
+    parser.add_argument("--home", help="data directory (default $ADAMM_HOME or ~/.adamm)")
+    parser.add_argument("--database-url", help="SQLAlchemy URL (default: SQLite file in the data directory)")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    p = sub.add_parser("ingest", help="remember the rounds of a file")
+    p.add_argument("path")
+    p.add_argument("--memory-id", required=True)
+    p.add_argument("--format", choices=["jsonl", "mem-gallery", "locomo"], help="default: detected from the file")
+    p.add_argument("--batch-size", type=int, default=32, help="rounds per graph invocation")
+
+    p = sub.add_parser("ask", help="ask a question about a memory")
+    p.add_argument("question")
+    p.add_argument("--memory-id", required=True)
+    p.add_argument("--now", help="ISO time relative dates are resolved against")
+    p.add_argument("--json", action="store_true", help="print the whole result as JSON")
+
+    p = sub.add_parser("tables", help="list the analytic tables of a memory")
+    p.add_argument("--memory-id", required=True)
+    p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("stats", help="count what a memory holds")
+    p.add_argument("--memory-id", required=True)
+    p.add_argument("--json", action="store_true")
+
+    sub.add_parser("demo", help="ingest a small built-in history and ask it questions")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    from adamm.formats import FormatError  # noqa: PLC0415 - keep --help fast
+    from adamm.nodes.context import ConfigError  # noqa: PLC0415
+    from adamm.nodes.ingest import InputError  # noqa: PLC0415
+    from adamm.stores.encoders import EncoderError  # noqa: PLC0415
+    from adamm.stores.sql import StoreError  # noqa: PLC0415
+
+    try:
+        ctx = _context(args)
+        return {"ingest": cmd_ingest, "ask": cmd_ask, "tables": cmd_tables, "stats": cmd_stats, "demo": cmd_demo}[args.command](args, ctx)
+    except (FormatError, InputError, ConfigError, StoreError, EncoderError) as exc:
+        sys.stderr.write(f"adamm: error: {_one_line(exc)}\n")
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        sys.stderr.write("adamm: interrupted; rounds already stored are kept, rerun to finish\n")
+        return 130
+
+
+def _one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split())
+
+
+def _context(args: argparse.Namespace) -> Any:
+    from adamm.nodes.context import Context  # noqa: PLC0415
+
+    overrides: dict[str, Any] = {}
+    if args.home:
+        overrides["home"] = os.path.abspath(os.path.expanduser(args.home))
+    if args.database_url:
+        overrides["database_url"] = args.database_url
+    return Context(**overrides)
+
+
+def _print_json(value: Any) -> None:
+    print(json.dumps(value, indent=2, ensure_ascii=False, default=str))
+
+
+# -- commands -------------------------------------------------------------------------------
+
+
+def cmd_ingest(args: argparse.Namespace, ctx: Any) -> int:
+    from adamm.formats import load  # noqa: PLC0415
+    from adamm.nodes.ingest import check_memory_id  # noqa: PLC0415
+
+    check_memory_id(args.memory_id)
+    if args.batch_size < 1:
+        return _usage("--batch-size must be at least 1")
+    loaded = load(args.path, args.format)  # validates the whole file first: all or nothing
+    for warning in loaded.warnings:
+        sys.stderr.write(f"adamm: warning: {warning}\n")
+    many = len(loaded.scenarios) > 1
+    for scenario in loaded.scenarios:
+        memory_id = f"{args.memory_id}:{scenario.name}" if many else args.memory_id
+        stored = ingest_rounds(ctx, memory_id, scenario.rounds, batch_size=args.batch_size, label=scenario.name)
+        total = stored.get("rounds_added", 0) + stored.get("rounds_unchanged", 0) + stored.get("rounds_updated", 0)
+        print(
+            f"{memory_id}: {total} rounds stored ({stored.get('rounds_added', 0)} new, "
+            f"{stored.get('rounds_updated', 0)} updated, {stored.get('rounds_unchanged', 0)} unchanged); "
+            f"{stored.get('units_indexed', 0)} indexed"
+        )
+    return EXIT_OK
+
+
+def ingest_rounds(ctx: Any, memory_id: str, rounds: Sequence[Any], *, batch_size: int = 32, label: str = "ingest") -> dict[str, int]:
+    """Run the ingest graph over rounds in batches, with a progress bar on stderr."""
+    from tqdm import tqdm  # noqa: PLC0415
+
+    from adamm.graphs.ingest import graph  # noqa: PLC0415
+    from adamm.nodes.state import merge_counts  # noqa: PLC0415
+
+    stored: dict[str, int] = {}
+    with tqdm(total=len(rounds), desc=label, unit="round", file=sys.stderr, disable=None) as bar:
+        for start in range(0, len(rounds), batch_size):
+            batch = [r.model_dump(mode="json") if hasattr(r, "model_dump") else r for r in rounds[start:start + batch_size]]
+            out = graph.invoke({"memory_id": memory_id, "rounds": batch}, context=ctx)
+            stored = merge_counts(stored, out["stored"])
+            bar.update(len(batch))
+    return stored
+
+
+def _usage(message: str) -> int:
+    sys.stderr.write(f"adamm: error: {message}\n")
+    return EXIT_USAGE
+
+
+def ask(ctx: Any, memory_id: str, question: str, now: str | None = None) -> dict[str, Any]:
+    from adamm.graphs.query import graph  # noqa: PLC0415
+
+    payload: dict[str, Any] = {"memory_id": memory_id, "question": question}
+    if now:
+        payload["now"] = now
+    return graph.invoke(payload, context=ctx)
+
+
+def cmd_ask(args: argparse.Namespace, ctx: Any) -> int:
+    from adamm.nodes.backends import backends  # noqa: PLC0415
+    from adamm.nodes.cost import summarize  # noqa: PLC0415
+    from adamm.nodes.ingest import check_memory_id  # noqa: PLC0415
+
+    check_memory_id(args.memory_id)
+    if backends(ctx).sql.count_rounds(args.memory_id) == 0:
+        return _usage(f"memory {args.memory_id!r} holds no rounds; run 'adamm ingest' first")
+    out = ask(ctx, args.memory_id, args.question, args.now)
+    if args.json:
+        _print_json({**out, "cost_summary": summarize(out.get("cost", []))})
+        return EXIT_OK
+    print(out["answer"])
+    if out["citations"]:
+        print("sources: " + ", ".join(_cite(c) for c in out["citations"]))
+    return EXIT_OK
+
+
+def _cite(c: dict[str, Any]) -> str:
+    return c["round_id"] + (f" (images {', '.join(c['image_ids'])})" if c.get("image_ids") else "")
+
+
+def cmd_tables(args: argparse.Namespace, ctx: Any) -> int:
+    from adamm.nodes.backends import backends  # noqa: PLC0415
+
+    sql = backends(ctx).sql
+    tables = sql.tables(args.memory_id)
+    rows = [
+        {"name": t.name, "description": t.description, "rows": sql.count_rows(args.memory_id, t.name),
+         "columns": [c.to_dict() for c in t.columns]}
+        for t in tables
+    ]
+    if args.json:
+        _print_json(rows)
+        return EXIT_OK
+    if not rows:
+        print(f"{args.memory_id}: no analytic tables (a table appears once a set of attributes recurs in enough rounds)")
+    for r in rows:
+        cols = ", ".join(f"{c['name']} {c['type']}" + (f" [{c['unit']}]" if c.get("unit") else "") for c in r["columns"])
+        print(f"{r['name']} ({r['rows']} rows): {cols}")
+        if r["description"]:
+            print(f"    {r['description']}")
+    return EXIT_OK
+
+
+def memory_stats(ctx: Any, memory_id: str) -> dict[str, int]:
+    from adamm.nodes.backends import backends  # noqa: PLC0415
+    from adamm.nodes.ingest import ROUNDS_SPACE  # noqa: PLC0415
+    from adamm.stores.units import text_space  # noqa: PLC0415
+
+    b = backends(ctx)
+    stats = b.sql.stats(memory_id)
+    stats["vectors"] = b.vectors.count(memory_id, text_space(ROUNDS_SPACE))
+    stats["bm25_entries"] = b.keywords.count(memory_id, ROUNDS_SPACE)
+    return stats
+
+
+def cmd_stats(args: argparse.Namespace, ctx: Any) -> int:
+    stats = memory_stats(ctx, args.memory_id)
+    if args.json:
+        _print_json(stats)
+    else:
+        width = max(len(k) for k in stats)
+        for key, value in stats.items():
+            print(f"{key:<{width}}  {value}")
+    return EXIT_OK
+
+
+def cmd_demo(args: argparse.Namespace, ctx: Any) -> int:
+    from adamm.demo import DEMO_MEMORY, DEMO_QUESTIONS, demo_rounds  # noqa: PLC0415
+
+    rounds = demo_rounds()
+    stored = ingest_rounds(ctx, DEMO_MEMORY, rounds, label="demo")
+    print(f"memory {DEMO_MEMORY!r} in {ctx.home}: {stored.get('rounds_added', 0)} new rounds, "
+          f"{stored.get('rounds_unchanged', 0)} already there; {memory_stats(ctx, DEMO_MEMORY)['rounds']} in all\n")
+    for question in DEMO_QUESTIONS:
+        out = ask(ctx, DEMO_MEMORY, question)
+        print(f"Q: {question}")
+        print(f"A: {out['answer']}")
+        if out["citations"]:
+            print("   sources: " + ", ".join(_cite(c) for c in out["citations"]))
+        print()
+    return EXIT_OK
+
+
+if __name__ == "__main__":  # python -m adamm.cli
+    raise SystemExit(main())

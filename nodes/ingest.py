@@ -1,0 +1,105 @@
+"""Ingestion nodes: accept and store raw rounds, then derive what the memory is built from.
+
+The order matters for durability: ``store_rounds`` commits every accepted round before anything
+is derived from it, and a round is flagged ``derived`` only once its derived structures are
+written. A run that dies in between leaves rounds flagged pending, and the next run (of any
+input) picks them up - nothing accepted is lost, nothing is done twice.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langgraph.runtime import Runtime
+from pydantic import ValidationError
+
+from adamm.nodes.backends import backends
+from adamm.nodes.context import Context
+from adamm.nodes.cost import timed
+from adamm.nodes.state import IngestState
+from adamm.stores.records import MAX_ID_CHARS, Round
+from adamm.stores.units import Unit
+
+ROUNDS_SPACE = "rounds"
+
+
+class InputError(ValueError):
+    """Ingestion input that cannot be accepted; the message names the record and field."""
+
+
+def check_memory_id(memory_id: Any) -> str:
+    """A memory id is any non-empty string without control characters (hashed before use)."""
+    if not isinstance(memory_id, str) or not memory_id.strip():
+        raise InputError("memory_id: must be a non-empty string")
+    if len(memory_id) > MAX_ID_CHARS:
+        raise InputError(f"memory_id: longer than {MAX_ID_CHARS} characters")
+    if any(ord(c) < 32 for c in memory_id):
+        raise InputError("memory_id: contains control characters")
+    return memory_id
+
+
+def parse_rounds(raw: Any) -> list[Round]:
+    """Validate every round before storing any, so a bad record rejects the whole batch."""
+    if not isinstance(raw, list):
+        raise InputError("rounds: must be a list of rounds")
+    out: list[Round] = []
+    seen: set[str] = set()
+    for i, item in enumerate(raw):
+        try:
+            rnd = item if isinstance(item, Round) else Round.model_validate(item)
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            where = ".".join(str(p) for p in err["loc"]) or "round"
+            rid = item.get("round_id") if isinstance(item, dict) else None
+            label = f"rounds[{i}]" + (f" ({rid})" if isinstance(rid, str) else "")
+            raise InputError(f"{label}: field {where}: {err['msg']}") from None
+        if rnd.round_id in seen:
+            raise InputError(f"rounds[{i}] ({rnd.round_id}): field round_id: duplicate in this input")
+        seen.add(rnd.round_id)
+        out.append(rnd)
+    return out
+
+
+def store_rounds(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
+    """Step 1 (validate / normalize / store raw): commit accepted rounds before deriving."""
+    ctx = Context.coerce(runtime)
+    with timed("store_rounds") as cost:
+        memory_id = check_memory_id(state.get("memory_id"))
+        rounds = parse_rounds(state.get("rounds", []))
+        sql = backends(ctx).sql
+        result = sql.add_rounds(memory_id, rounds)
+        pending = [r.round_id for r in sql.get_rounds(memory_id, only_pending=True)]
+    return {
+        "memory_id": memory_id,
+        "pending": pending,
+        "stored": {"rounds_added": len(result.added), "rounds_unchanged": len(result.unchanged),
+                   "rounds_updated": len(result.updated)},
+        "cost": [cost.to_dict()],
+    }
+
+
+def index_rounds(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
+    """Make pending rounds retrievable: one text unit per round, embedded and keyword-indexed."""
+    ctx = Context.coerce(runtime)
+    with timed("index_rounds") as cost:
+        memory_id = state["memory_id"]
+        pending = state.get("pending") or []
+        b = backends(ctx)
+        rounds = b.sql.get_rounds(memory_id, pending) if pending else []
+        units = [round_unit(r) for r in rounds]
+        n = b.units.add(memory_id, ROUNDS_SPACE, units)
+        b.sql.mark_derived(memory_id, [r.round_id for r in rounds])
+    return {"stored": {"units_indexed": n}, "cost": [cost.to_dict()]}
+
+
+def round_unit(rnd: Round) -> Unit:
+    """A round as a retrievable unit: its dialogue and captions, with where it sits in time."""
+    meta: dict[str, Any] = {
+        "round_id": rnd.round_id,
+        "session_id": rnd.session_id,
+        "order": rnd.order if rnd.order is not None else -1,
+        "image_ids": ",".join(im.image_id for im in rnd.images),
+    }
+    if rnd.timestamp is not None:
+        meta["time"] = rnd.timestamp.isoformat()
+    return Unit(rnd.round_id, rnd.text, meta)
