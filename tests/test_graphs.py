@@ -29,7 +29,8 @@ def test_ingest_then_ask_with_citations(home) -> None:
     ctx = Context()
     out = ingest.invoke({"memory_id": "ada", "rounds": ROUNDS}, context=ctx)
     assert out["memory_id"] == "ada"
-    assert out["stored"] == {"rounds_added": 3, "rounds_unchanged": 0, "rounds_updated": 0, "units_indexed": 3}
+    assert out["stored"] == {"rounds_added": 3, "rounds_unchanged": 0, "rounds_updated": 0, "units_indexed": 3,
+                             "images_embedded": 0}
     assert {e["node"] for e in out["cost"]} == {"store_rounds", "index_rounds"}
     assert set(out) == {"memory_id", "stored", "cost"}  # private keys stay private
 
@@ -51,7 +52,8 @@ def test_reingest_is_idempotent_and_updates_are_explicit(home) -> None:
     ctx = Context()
     ingest.invoke({"memory_id": "ada", "rounds": ROUNDS}, context=ctx)
     again = ingest.invoke({"memory_id": "ada", "rounds": ROUNDS}, context=ctx)
-    assert again["stored"] == {"rounds_added": 0, "rounds_unchanged": 3, "rounds_updated": 0, "units_indexed": 0}
+    assert again["stored"] == {"rounds_added": 0, "rounds_unchanged": 3, "rounds_updated": 0, "units_indexed": 0,
+                              "images_embedded": 0}
     changed = [dict(ROUNDS[1], user_text="We adopted a beagle puppy and named him Waffles.")]
     upd = ingest.invoke({"memory_id": "ada", "rounds": changed}, context=ctx)
     assert upd["stored"]["rounds_updated"] == 1 and upd["stored"]["units_indexed"] == 1
@@ -120,3 +122,32 @@ def test_graphs_on_postgresql(home, pg_url) -> None:
     res = query.invoke({"memory_id": "ada", "question": "What did we name the beagle puppy?"}, context=ctx)
     assert "Biscuit" in res["answer"]
     assert backends(ctx).sql.url == pg_url
+
+
+def test_images_get_visual_vectors_with_configured_clip_weights(home, tmp_path) -> None:
+    """Through the same configuration users set: a model config and a local checkpoint."""
+    import io
+
+    from PIL import Image
+
+    from adamm.nodes.ingest import IMAGES_VISUAL_SPACE
+    from adamm.tests.tiny_clip import make_tiny_clip
+
+    config, ckpt = make_tiny_clip(tmp_path / "clip")
+    ctx = Context(image_model=str(config), image_weights=str(ckpt))
+    png = tmp_path / "red.png"
+    Image.new("RGB", (40, 40), (200, 10, 10)).save(png)
+    buf = io.BytesIO()
+    Image.new("RGB", (40, 40), (10, 10, 200)).save(buf, format="PNG")
+    rounds = [
+        {"round_id": "p1", "user_text": "a red square", "images": [{"image_id": "red", "path": str(png)}]},
+        {"round_id": "p2", "user_text": "a blue square", "images": [{"image_id": "blue", "data": buf.getvalue()}]},
+        {"round_id": "p3", "user_text": "caption only", "images": [{"image_id": "gone", "caption": "a cat"}]},
+    ]
+    out = ingest.invoke({"memory_id": "ada", "rounds": rounds}, context=ctx)
+    assert out["stored"]["images_embedded"] == 2
+    b = backends(ctx)
+    stored = b.vectors.get("ada", IMAGES_VISUAL_SPACE, ["p1/red", "p2/blue", "p3/gone"])
+    assert set(stored) == {"p1/red", "p2/blue"}
+    expected = b.image_encoder.encode_images([str(png)])[0]
+    assert abs(float(stored["p1/red"] @ expected) - 1.0) < 1e-4
