@@ -1,1 +1,188 @@
-"""Input formats: our JSONL of rounds, Mem-Gallery / MemEye JSON and LoCoMo JSON."""
+"""Input formats: our JSONL of rounds, Mem-Gallery / MemEye JSON and LoCoMo JSON.
+
+Every loader turns a file into the same shape -- :class:`LoadedFile` holding one
+:class:`Scenario` (one memory: its rounds and its benchmark questions) per memory in the file --
+so ingestion and the evaluation harness never care where the data came from.
+
+Loaders validate the whole file before returning anything: a half-loaded benchmark silently
+skews every metric computed on it, so any problem raises :class:`FormatError` naming the file,
+the record and the field. Problems that are normal in real data and lose nothing essential
+(image files not shipped, a mangled evidence id) are reported in ``LoadedFile.warnings``
+instead.
+
+The loader modules are imported when first used, which keeps ``import adamm.formats`` cheap
+(no PIL, no dateutil) and lets them import the result types below without an import cycle.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+from adamm.formats.errors import FormatError, json_type
+from adamm.stores.records import ImageRef, Round
+
+__all__ = [
+    "FORMATS",
+    "FormatError",
+    "LoadedFile",
+    "Question",
+    "Scenario",
+    "detect_format",
+    "dump_rounds",
+    "load",
+]
+
+FORMATS = ("jsonl", "mem-gallery", "locomo")
+_ALIASES = {"mem_gallery": "mem-gallery", "memgallery": "mem-gallery", "memeye": "mem-gallery"}
+_JSONL_SUFFIXES = {".jsonl", ".ndjson"}
+
+
+@dataclass
+class Question:
+    """One benchmark question with its gold answer and the rounds that support it."""
+
+    question_id: str  #: "<file stem or LoCoMo sample_id>#<0-based index in the file's QA list>"
+    question: str
+    answer: str | None  #: gold answer; None when the source gives none
+    category: str  #: Mem-Gallery "point" (FR, AR, ...); LoCoMo str(category)
+    evidence: list[str] = field(default_factory=list)  #: round ids
+    session_ids: list[str] = field(default_factory=list)
+    image: ImageRef | None = None  #: an image that is part of the question
+
+
+@dataclass
+class Scenario:
+    """One memory: its rounds in order (``order`` = 0..n-1 for benchmarks) and its questions."""
+
+    name: str
+    rounds: list[Round]
+    questions: list[Question] = field(default_factory=list)
+
+
+@dataclass
+class LoadedFile:
+    """Everything read from one file. ``format`` is one of :data:`FORMATS`."""
+
+    path: str
+    format: str
+    scenarios: list[Scenario]
+    warnings: list[str] = field(default_factory=list)
+
+
+def read_json_file(path: str | os.PathLike[str]) -> Any:
+    """Read a whole JSON file, turning every I/O, encoding or syntax problem into FormatError."""
+    file = os.fspath(path)
+    try:
+        raw = Path(file).read_bytes()
+    except OSError as exc:
+        raise FormatError(file, f"cannot read file: {exc.strerror or exc}") from None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise FormatError(file, f"not valid UTF-8 (byte {exc.start})") from None
+    try:
+        return json.loads(text, parse_constant=reject_json_constant)
+    except json.JSONDecodeError as exc:
+        raise FormatError(
+            file, f"invalid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
+        ) from None
+    except (ValueError, RecursionError) as exc:
+        raise FormatError(file, f"invalid JSON: {exc}") from None
+
+
+def reject_json_constant(name: str) -> Any:
+    """NaN and Infinity are not JSON; Python's parser accepts them, we do not."""
+    raise ValueError(f"{name} is not a valid JSON value")
+
+
+def _sniff_json(file: str, data: Any) -> str:
+    """Which benchmark format a parsed JSON document is in."""
+    if isinstance(data, dict) and "multi_session_dialogues" in data:
+        return "mem-gallery"
+    sample = data[0] if isinstance(data, list) and data else data
+    if isinstance(sample, dict) and "conversation" in sample and "qa" in sample:
+        return "locomo"
+    if isinstance(data, dict) and "round_id" in data:
+        return "jsonl"  # a one-record JSONL file
+    raise FormatError(
+        file,
+        f"unrecognized format: a JSON {json_type(data)} that is neither Mem-Gallery "
+        "(an object with 'multi_session_dialogues') nor LoCoMo (samples with "
+        "'conversation' and 'qa') nor JSONL rounds",
+    )
+
+
+def _looks_like_jsonl(file: str) -> bool:
+    """A ``.json`` file holding several JSON objects, one a line, is JSONL in disguise."""
+    try:
+        with open(file, encoding="utf-8-sig") as fh:
+            first = next((line for line in fh if line.strip()), "")
+        return isinstance(json.loads(first), dict)
+    except (OSError, ValueError, RecursionError):
+        return False
+
+
+def _detect(path: str | os.PathLike[str]) -> tuple[str, Any]:
+    """Detect the format and return the parsed document too, so it is read only once."""
+    file = os.fspath(path)
+    if Path(file).suffix.lower() in _JSONL_SUFFIXES:
+        return "jsonl", None
+    try:
+        data = read_json_file(file)
+    except FormatError as exc:
+        if exc.reason.startswith("invalid JSON: Extra data") and _looks_like_jsonl(file):
+            return "jsonl", None
+        raise
+    return _sniff_json(file, data), data
+
+
+def detect_format(path: str | os.PathLike[str]) -> str:
+    """Name the format of a file: ``.jsonl`` by extension, JSON benchmarks by their keys.
+
+    Raises FormatError naming the file when it is unreadable or matches no format.
+    """
+    return _detect(path)[0]
+
+
+def _normalize_format(file: str, name: str) -> str:
+    key = name.strip().lower()
+    key = _ALIASES.get(key, key)
+    if key not in FORMATS:
+        raise FormatError(file, f"unknown format {name!r}; expected one of {', '.join(FORMATS)}")
+    return key
+
+
+def load(path: str | os.PathLike[str], format: str | None = None) -> LoadedFile:
+    """Load a file in any supported format (detected when ``format`` is None).
+
+    The whole file is validated first; any problem raises FormatError and nothing partial is
+    returned.
+    """
+    file = os.fspath(path)
+    data = None
+    if format is None:
+        fmt, data = _detect(file)
+    else:
+        fmt = _normalize_format(file, format)
+    if fmt == "jsonl":
+        from adamm.formats.jsonl import load_jsonl
+
+        return load_jsonl(file)
+    if fmt == "mem-gallery":
+        from adamm.formats.mem_gallery import load_mem_gallery
+
+        return load_mem_gallery(file, data)
+    from adamm.formats.locomo import load_locomo
+
+    return load_locomo(file, data)
+
+
+def dump_rounds(rounds: Iterable[Round], path: str | os.PathLike[str]) -> int:
+    """Write rounds as our JSONL format (see :func:`adamm.formats.jsonl.dump_rounds`)."""
+    from adamm.formats.jsonl import dump_rounds as _dump
+
+    return _dump(rounds, path)

@@ -88,8 +88,10 @@ class ImageRef(BaseModel):
     @classmethod
     def _decode(cls, v: Any) -> Any:
         if isinstance(v, str):
+            # Standard or URL-safe alphabet: pydantic's own JSON output uses the URL-safe one.
+            altchars = b"-_" if ("-" in v or "_" in v) else None
             try:
-                return base64.b64decode(v, validate=True)
+                return base64.b64decode(v, altchars=altchars, validate=True)
             except ValueError:
                 raise ValueError("data is not valid base64") from None
         return v
