@@ -151,3 +151,45 @@ def test_images_get_visual_vectors_with_configured_clip_weights(home, tmp_path) 
     assert set(stored) == {"p1/red", "p2/blue"}
     expected = b.image_encoder.encode_images([str(png)])[0]
     assert abs(float(stored["p1/red"] @ expected) - 1.0) < 1e-4
+
+
+def test_model_answerer_is_called_through_the_ledger_and_its_citations_checked(home) -> None:
+    """A configured answerer model answers; its tokens land in the cost; invented ids are dropped."""
+    from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+    from langchain_core.messages import AIMessage
+
+    from adamm.nodes import models
+
+    class ToolFake(GenericFakeChatModel):
+        def bind_tools(self, tools, **kwargs):  # noqa: ANN001, ANN003, ARG002
+            return self
+
+    reply = AIMessage(content="", usage_metadata={"input_tokens": 321, "output_tokens": 12, "total_tokens": 333},
+                      tool_calls=[{"name": "AnswerOut", "id": "c1", "type": "tool_call",
+                                   "args": {"answer": "Biscuit", "citations": ["r2", "r-invented"]}}])
+    models.register_model("fake:answerer", ToolFake(messages=iter([reply])))
+    try:
+        ctx = Context(answerer="fake:answerer")
+        ingest.invoke({"memory_id": "ada", "rounds": ROUNDS}, context=ctx)
+        res = query.invoke({"memory_id": "ada", "question": "What did we name the beagle puppy?"}, context=ctx)
+    finally:
+        models.unregister_model("fake:answerer")
+    assert res["answer"] == "Biscuit"
+    assert res["citations"] == [{"round_id": "r2", "image_ids": []}]
+    total = summarize(res["cost"])
+    assert total["calls"] == 1 and total["tokens_in"] == 321 and total["tokens_out"] == 12
+    assert total["by_role"]["answerer"]["calls"] == 1
+
+
+def test_keyword_index_is_rebuilt_from_sql_when_its_files_are_gone(home) -> None:
+    import shutil
+
+    ctx = Context()
+    ingest.invoke({"memory_id": "ada", "rounds": ROUNDS}, context=ctx)
+    query.invoke({"memory_id": "ada", "question": "beagle"}, context=ctx)  # builds and persists BM25
+    assert any((home / "bm25").glob("*.pkl"))
+    reset_backends()
+    shutil.rmtree(home / "bm25")
+    res = query.invoke({"memory_id": "ada", "question": "beagle puppy"}, context={"retrieval_mode": "bm25"})
+    assert res["evidence"][0]["round_id"] == "r2"
+    assert backends(Context()).keywords.count("ada", ROUNDS_SPACE) == 3
