@@ -66,6 +66,17 @@ def _force_offline() -> None:
     constants = sys.modules.get("huggingface_hub.constants")
     if constants is not None:
         constants.HF_HUB_OFFLINE = True
+    _quiet_loading()
+
+
+def _quiet_loading() -> None:
+    """No per-load "Loading weights" progress bars: they would bury the CLI's own output."""
+    try:
+        from transformers.utils import logging as hf_logging
+    except ImportError:  # pragma: no cover - transformers comes with sentence-transformers
+        return
+    hf_logging.disable_progress_bar()
+    hf_logging.set_verbosity_error()
 
 
 def _l2_normalize(vectors: np.ndarray) -> np.ndarray:
