@@ -557,6 +557,19 @@ class SqlStore:
         with self.engine.connect() as conn:
             return [_row_dict(r) for r in conn.execute(q).mappings()]
 
+    def table_handle(self, memory_id: str, name: str) -> tuple[TableInfo, Table]:
+        """Metadata and the SQLAlchemy ``Table`` of an induced table, for building validated queries.
+
+        Every query built on the handle must filter ``table.c.memory_id == memory_id``;
+        ``tenant_filter`` returns that clause.
+        """
+        info = self._require_table(memory_id, name)
+        return info, self._sa_table(info)
+
+    @staticmethod
+    def tenant_filter(table: Table, memory_id: str) -> Any:
+        return table.c.memory_id == memory_id
+
     def count_rows(self, memory_id: str, name: str) -> int:
         info = self._require_table(memory_id, name)
         table = self._sa_table(info)
