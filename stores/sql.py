@@ -25,6 +25,7 @@ from typing import Any, Literal
 
 from sqlalchemy import (
     Boolean,
+    Index,
     Column,
     DateTime,
     Float,
@@ -43,11 +44,13 @@ from sqlalchemy import (
     select,
 )
 from sqlalchemy.engine import Engine
+from sqlalchemy.schema import CreateIndex
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, SQLModel
 
 from adamm.stores.records import ImageRef, Round
 from adamm.stores.sql_models import (
+    AttributeRecord,
     AttributeSetRecord,
     NodeRecord,
     ObservationRecord,
@@ -64,6 +67,13 @@ _SA_TYPES = {"float": Float, "int": Integer, "text": Text, "datetime": DateTime,
 
 #: Columns every induced table has besides its attributes.
 SYSTEM_COLUMNS = ("row_id", "memory_id", "source", "order", "time", "observed_at")
+#: Names attribute columns may not take: the system columns and ``date``, the tools' virtual
+#: column (the observed date, else the round time).
+RESERVED_COLUMNS = (*SYSTEM_COLUMNS, "date")
+
+#: After writing this many rows in one call, refresh SQLite's planner statistics: without them
+#: it scans whole tables through the memory_id-led indexes.
+ANALYZE_AFTER_ROWS = 500
 
 _IDENT = re.compile(r"^[a-z][a-z0-9_]{0,47}$")
 
@@ -270,21 +280,31 @@ class SqlStore:
 
     # -- observations ---------------------------------------------------------------------
 
-    def add_observations(self, memory_id: str, observations: Sequence[ObservationRecord]) -> int:
-        """Store observations (replacing those already stored for the same rounds)."""
-        if not observations:
+    def add_observations(
+        self, memory_id: str, observations: Sequence[ObservationRecord], *, round_ids: Sequence[str] | None = None
+    ) -> int:
+        """Store observations, replacing those already stored for the same rounds.
+
+        ``round_ids`` names every round being (re-)extracted, including rounds that now yield no
+        observation at all, so their stale observations go too.
+        """
+        round_ids = sorted({o.round_id for o in observations} | set(round_ids or ()))
+        if not round_ids:
             return 0
-        round_ids = sorted({o.round_id for o in observations})
         with self.session() as s:
             s.execute(delete(ObservationRecord).where(ObservationRecord.memory_id == memory_id, ObservationRecord.round_id.in_(round_ids)))  # type: ignore[attr-defined]
             for o in observations:
                 s.add(ObservationRecord(**{**o.model_dump(exclude={"id"}), "memory_id": memory_id}))
         return len(observations)
 
-    def observations(self, memory_id: str, round_ids: Sequence[str] | None = None) -> list[ObservationRecord]:
+    def observations(
+        self, memory_id: str, round_ids: Sequence[str] | None = None, *, attributes: Sequence[str] | None = None
+    ) -> list[ObservationRecord]:
         q = select(ObservationRecord).where(ObservationRecord.memory_id == memory_id)
         if round_ids is not None:
             q = q.where(ObservationRecord.round_id.in_(list(round_ids)))  # type: ignore[attr-defined]
+        if attributes is not None:
+            q = q.where(ObservationRecord.attribute.in_(list(attributes)))  # type: ignore[attr-defined]
         with self.session() as s:
             return list(s.execute(q.order_by(ObservationRecord.id)).scalars())
 
@@ -399,6 +419,60 @@ class SqlStore:
             s.add(rec)
             return rec.count
 
+    def count_round_attributes(self, memory_id: str, round_id: str, attributes: Sequence[str]) -> list[str] | None:
+        """Record a round's attribute set in the counts, once: a round counted before has its
+        old set uncounted first. Returns the previous set (None if the round was not counted)."""
+        attrs = sorted(set(attributes))
+        with self._lock, self.session() as s:
+            rnd = s.execute(select(RoundRecord).where(RoundRecord.memory_id == memory_id, RoundRecord.round_id == round_id)).scalar()
+            if rnd is None:
+                raise StoreError(f"unknown round {round_id!r}")
+            old = rnd.attributes
+            if old == attrs:
+                return old
+            for key_attrs, by in ((old, -1), (attrs, +1)):
+                if key_attrs is None:
+                    continue
+                key = "|".join(key_attrs)
+                rec = s.execute(select(AttributeSetRecord).where(AttributeSetRecord.memory_id == memory_id, AttributeSetRecord.key == key)).scalar()
+                if rec is None:
+                    rec = AttributeSetRecord(memory_id=memory_id, key=key, attributes=list(key_attrs), count=0)
+                rec.count = max(0, rec.count + by)
+                s.add(rec)
+            rnd.attributes = attrs
+            s.add(rnd)
+            return old
+
+    def round_attributes(self, memory_id: str) -> dict[str, tuple[frozenset[str], int, datetime | None]]:
+        """Every counted round's attribute set, order and time: what back-filling a table reads."""
+        with self.session() as s:
+            rows = s.execute(
+                select(RoundRecord.round_id, RoundRecord.attributes, RoundRecord.order, RoundRecord.timestamp)
+                .where(RoundRecord.memory_id == memory_id, RoundRecord.attributes.is_not(None))  # type: ignore[union-attr]
+                .order_by(RoundRecord.order)
+            ).all()
+        return {rid: (frozenset(attrs or ()), order, ts) for rid, attrs, order, ts in rows}
+
+    # -- canonical attributes ---------------------------------------------------------------
+
+    def attributes(self, memory_id: str) -> list[AttributeRecord]:
+        with self.session() as s:
+            return list(s.execute(select(AttributeRecord).where(AttributeRecord.memory_id == memory_id).order_by(AttributeRecord.id)).scalars())
+
+    def put_attribute(self, memory_id: str, name: str, *, unit: str | None, dimension: str | None, kind: str,
+                      alias: str | None = None, observations: int = 0) -> AttributeRecord:
+        """Create a canonical attribute, or add an alias / observation count to an existing one."""
+        check_identifier(name, "attribute name")
+        with self._lock, self.session() as s:
+            rec = s.execute(select(AttributeRecord).where(AttributeRecord.memory_id == memory_id, AttributeRecord.name == name)).scalar()
+            if rec is None:
+                rec = AttributeRecord(memory_id=memory_id, name=name, unit=unit, dimension=dimension, kind=kind, aliases=[])
+            if alias and alias != name and alias not in rec.aliases:
+                rec.aliases = [*rec.aliases, alias]
+            rec.observations += observations
+            s.add(rec)
+            return rec
+
     def attribute_sets(self, memory_id: str) -> list[tuple[frozenset[str], int]]:
         with self.session() as s:
             rows = s.execute(select(AttributeSetRecord).where(AttributeSetRecord.memory_id == memory_id, AttributeSetRecord.count > 0)).scalars()
@@ -440,6 +514,7 @@ class SqlStore:
                 raise StoreError(f"table {name!r} already exists in this memory")
             table = self._build_table(physical, cols)
             table.create(self.engine, checkfirst=True)
+            self._create_indexes(table, cols)
             try:
                 with self.session() as s:
                     s.add(TableRecord(memory_id=memory_id, name=name, physical_name=physical, description=description,
@@ -466,7 +541,9 @@ class SqlStore:
                 rec.columns = [c.to_dict() for c in info.columns + new]
                 s.add(rec)
             self._induced.remove(self._induced.tables[info.physical_name]) if info.physical_name in self._induced.tables else None
-        return self._require_table(memory_id, name)
+        evolved = self._require_table(memory_id, name)
+        self._create_indexes(self._sa_table(evolved), new)
+        return evolved
 
     def set_table_description(self, memory_id: str, name: str, description: str) -> None:
         with self.session() as s:
@@ -511,8 +588,12 @@ class SqlStore:
         for row in rows:
             if "source" not in row:
                 raise StoreError("a table row needs its source round id")
+            # Every row names every column (missing ones NULL): one executemany needs one shape.
             out: dict[str, Any] = {"memory_id": memory_id, "source": str(row["source"]),
-                                   "order": row.get("order"), "time": row.get("time"), "observed_at": row.get("observed_at")}
+                                   "order": cast_value(row.get("order"), "int", "order"),
+                                   "time": cast_value(row.get("time"), "datetime", "time"),
+                                   "observed_at": cast_value(row.get("observed_at"), "datetime", "observed_at")}
+            out.update(dict.fromkeys(types))
             for key, value in row.items():
                 if key in SYSTEM_COLUMNS:
                     continue
@@ -525,6 +606,8 @@ class SqlStore:
         with self.engine.begin() as conn:
             conn.execute(delete(table).where(table.c.memory_id == memory_id, table.c.source.in_([r["source"] for r in clean])))
             conn.execute(table.insert(), clean)
+            if len(clean) >= ANALYZE_AFTER_ROWS and self.engine.dialect.name == "sqlite":
+                conn.exec_driver_sql(f"ANALYZE {self.engine.dialect.identifier_preparer.quote(table.name)}")
         return len(clean)
 
     def delete_rows(self, memory_id: str, name: str, sources: Sequence[str]) -> int:
@@ -602,7 +685,7 @@ class SqlStore:
         for info in self.tables(memory_id):
             self.drop_table(memory_id, info.name)
         with self.session() as s:
-            for model in (RoundRecord, ObservationRecord, AttributeSetRecord, SchemaRecord, NodeRecord, UnitRecord):
+            for model in (RoundRecord, ObservationRecord, AttributeSetRecord, AttributeRecord, SchemaRecord, NodeRecord, UnitRecord):
                 s.execute(delete(model).where(model.memory_id == memory_id))
 
     # -- internals --------------------------------------------------------------------------
@@ -624,7 +707,7 @@ class SqlStore:
             physical,
             self._induced,
             Column("row_id", Integer, primary_key=True, autoincrement=True),
-            Column("memory_id", String(256), nullable=False, index=True),
+            Column("memory_id", String(256), nullable=False),
             Column("source", String(256), nullable=False),
             Column("order", Integer),
             Column("time", DateTime),
@@ -632,6 +715,16 @@ class SqlStore:
             *[Column(c.name, _SA_TYPES[c.type]()) for c in cols],
             UniqueConstraint("memory_id", "source", name=f"uq_{physical}_source"[:63]),
         )
+
+    def _create_indexes(self, table: Table, cols: Sequence[ColumnSpec]) -> None:
+        """Indexes the analytic tools need: by date (observed, else round time) and per
+        numeric or time column, so Compute / Rank / Filter stay fast on 100k-row tables."""
+        wanted = [Index(_index_name(table.name, "date"), table.c.memory_id, func.coalesce(table.c.observed_at, table.c.time))]
+        wanted += [Index(_index_name(table.name, c.name), table.c.memory_id, table.c[c.name])
+                   for c in cols if c.type in ("float", "int", "datetime")]
+        with self.engine.begin() as conn:  # reflection misses expression indexes: IF NOT EXISTS
+            for ix in wanted:
+                conn.execute(CreateIndex(ix, if_not_exists=True))
 
     def _sa_table(self, info: TableInfo) -> Table:
         table = self._induced.tables.get(info.physical_name)
@@ -665,7 +758,7 @@ def _check_columns(columns: Sequence[ColumnSpec]) -> list[ColumnSpec]:
     out = []
     for col in columns:
         check_identifier(col.name, "column name")
-        if col.name in SYSTEM_COLUMNS:
+        if col.name in RESERVED_COLUMNS:
             raise StoreError(f"column name {col.name!r} is reserved")
         if col.type not in _SA_TYPES:
             raise StoreError(f"column {col.name!r}: unknown type {col.type!r} (use {', '.join(_SA_TYPES)})")
@@ -775,3 +868,8 @@ def _row_dict(row: Any) -> dict[str, Any]:
         if isinstance(value, date) and not isinstance(value, datetime):
             out[key] = datetime(value.year, value.month, value.day)
     return out
+
+
+def _index_name(table: str, what: str) -> str:
+    """Index names are global in PostgreSQL and at most 63 bytes: derive a short unique one."""
+    return f"ix_{hashlib.sha1(f'{table}.{what}'.encode()).hexdigest()[:16]}"

@@ -40,6 +40,9 @@ class RoundRecord(SQLModel, table=True):
     meta: dict[str, Any] = Field(default_factory=dict, sa_column=Column("metadata", JSON, nullable=False))
     content_hash: str = Field(max_length=64)
     ingested_at: NaiveDatetime = Field(default_factory=utcnow)
+    attributes: list[str] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
+    """The round's canonical attribute set as last counted in the attribute-set counts (None:
+    not counted yet), so re-deriving a round moves its count instead of adding a second one."""
     derived: bool = False
     """True once every derived structure (observations, tables, vectors, hierarchy) is written;
     a round left False by a crash is picked up again by the next ingestion."""
@@ -164,3 +167,24 @@ class UnitRecord(SQLModel, table=True):
     text: str = Field(default="", sa_column=Column(Text, nullable=False))
     meta: dict[str, Any] = Field(default_factory=dict, sa_column=Column("metadata", JSON, nullable=False))
     updated_at: NaiveDatetime = Field(default_factory=utcnow)
+
+
+class AttributeRecord(SQLModel, table=True):
+    """A canonical attribute of a memory: its unit and kind, fixed by its first observation.
+
+    New attribute names are merged into these (synonyms), and new values are converted to the
+    attribute's unit, so one column never mixes hours and minutes.
+    """
+
+    __tablename__ = "adamm_attributes"
+    __table_args__ = (UniqueConstraint("memory_id", "name", name="uq_attributes_memory_name"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    memory_id: str = Field(max_length=256)
+    name: str = Field(max_length=64)
+    unit: str | None = Field(default=None, max_length=32)
+    dimension: str | None = Field(default=None, max_length=32)
+    kind: str = Field(default="float", max_length=8)  # float | int | text
+    aliases: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    observations: int = 0
+    created_at: NaiveDatetime = Field(default_factory=utcnow)

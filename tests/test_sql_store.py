@@ -145,6 +145,14 @@ def test_induced_table_typed_columns_filters_and_ranking(store: SqlStore) -> Non
     assert store.select_rows("alice", "sleep_log", [Condition("mood", "contains", "%")]) == []
 
 
+def test_rows_with_different_columns_in_one_batch(store: SqlStore) -> None:
+    store.create_table("alice", "sleep_log", [ColumnSpec("sleep_hours"), ColumnSpec("hrv")])
+    store.upsert_rows("alice", "sleep_log", [{"source": "r0", "sleep_hours": 6.0}, {"source": "r1", "hrv": 40},
+                                             {"source": "r2", "sleep_hours": 7.0, "hrv": 41}])
+    got = {r["source"]: (r["sleep_hours"], r["hrv"]) for r in store.select_rows("alice", "sleep_log")}
+    assert got == {"r0": (6.0, None), "r1": (None, 40.0), "r2": (7.0, 41.0)}
+
+
 def test_upsert_replaces_the_row_of_the_same_round(store: SqlStore) -> None:
     store.create_table("alice", "sleep_log", [ColumnSpec("sleep_hours")])
     store.upsert_rows("alice", "sleep_log", [{"source": "r0", "order": 0, "sleep_hours": 6.0}])

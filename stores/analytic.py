@@ -1,0 +1,823 @@
+"""The four analytic tools of AdaMM (Appendix B): Lookup, Filter, Compute and Rank.
+
+Deterministic, read-only operations over one memory's induced tables. Every call
+
+1. validates its arguments - table and column names are resolved tolerantly against the
+   table metadata, values are cast to the column types, operator-type compatibility is
+   checked, the result budget is bounded - and raises ``ToolError`` naming the argument and
+   listing the valid options otherwise;
+2. builds its SQL only from validated arguments as SQLAlchemy expressions (values are bound
+   parameters, names are ``Table`` columns, target expressions go through the safe grammar of
+   :mod:`adamm.stores.expressions`), always filtered to the calling memory;
+3. returns a ``ToolResult`` with the rows (evidence), their round ids (provenance), the number
+   of rows matched before the budget cut, and for Compute the value.
+
+Every row carries ``source`` (round id), ``order``, ``time`` (round time), ``observed_at`` (the
+day the values are about, if the round said so) and ``date`` = ``observed_at`` or else ``time``
+- the effective date. Date filters and the chronological order ("by date then order") use
+``date``; ``time`` and ``observed_at`` stay available as they are.
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import math
+import operator as _ops
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import date, datetime, timedelta
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import Float, Integer, Table, and_, cast, false, func, or_, select
+from sqlalchemy.exc import DataError
+from sqlalchemy.sql.elements import ColumnElement
+
+from adamm.stores.expressions import (
+    NUMERIC_TYPES,
+    BinOp,
+    Call,
+    Col,
+    Expr,
+    ExpressionError,
+    Neg,
+    compile_expression,
+    expression_type,
+    parse_expression,
+)
+from adamm.stores.sql import SqlStore, StoreError, TableInfo, cast_value
+
+MAX_BUDGET = 1000
+MAX_NAME_CHARS = 100
+MAX_FILTERS = 20
+MAX_IN_VALUES = 200
+FUZZY_CUTOFF = 0.75
+MEDIAN_FETCH = 5000
+
+#: System columns a tool may name, with their types; ``date`` is virtual: COALESCE(observed_at, time).
+SYSTEM_TYPES: dict[str, str] = {"source": "text", "order": "int", "time": "datetime", "observed_at": "datetime", "date": "datetime"}
+_COLUMN_ALIASES = {"round_id": "source", "round": "source", "source_round": "source", "round_order": "order",
+                   "timestamp": "time", "round_time": "time", "observed_date": "observed_at", "observed": "observed_at",
+                   "effective_date": "date"}
+
+FILTER_OPS = ("=", "!=", "<", "<=", ">", ">=", "between", "in", "contains", "is_null", "not_null")
+_OP_ALIASES = {
+    "=": "=", "==": "=", "eq": "=", "equals": "=", "is": "=",
+    "!=": "!=", "≠": "!=", "<>": "!=", "ne": "!=", "neq": "!=", "not_equal": "!=", "is_not": "!=",
+    "<": "<", "lt": "<", "less_than": "<",
+    "<=": "<=", "≤": "<=", "=<": "<=", "le": "<=", "lte": "<=",
+    ">": ">", "gt": ">", "greater_than": ">",
+    ">=": ">=", "≥": ">=", "=>": ">=", "ge": ">=", "gte": ">=",
+    "between": "between", "in": "in", "contains": "contains",
+    "is_null": "is_null", "isnull": "is_null", "null": "is_null",
+    "not_null": "not_null", "notnull": "not_null", "is_not_null": "not_null",
+}
+
+COMPUTE_OPS = ("count", "count_distinct", "sum", "avg", "median", "min", "max", "stddev", "first", "last", "delta")
+_COMPUTE_ALIASES = {
+    "count": "count", "count_distinct": "count_distinct", "distinct_count": "count_distinct", "nunique": "count_distinct",
+    "sum": "sum", "total": "sum",
+    "avg": "avg", "mean": "avg", "average": "avg",
+    "median": "median",
+    "min": "min", "minimum": "min", "max": "max", "maximum": "max",
+    "stddev": "stddev", "std": "stddev", "stdev": "stddev", "std_dev": "stddev", "stddev_samp": "stddev",
+    "first": "first", "earliest": "first", "last": "last", "latest": "last",
+    "delta": "delta", "change": "delta", "difference": "delta",
+}
+_NUMERIC_OPS = {"sum", "avg", "median", "stddev", "delta"}
+_ORDER_ALIASES = {"desc": "desc", "descending": "desc", "highest": "desc", "top": "desc", "max": "desc", "largest": "desc",
+                  "asc": "asc", "ascending": "asc", "lowest": "asc", "bottom": "asc", "min": "asc", "smallest": "asc"}
+
+_COMPARE = {"=": _ops.eq, "!=": _ops.ne, "<": _ops.lt, "<=": _ops.le, ">": _ops.gt, ">=": _ops.ge}
+_TARGET_LABEL = "_target"
+_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_MONTH = re.compile(r"^\d{4}-\d{2}$")
+_NAMEISH = re.compile(r"^[A-Za-z][A-Za-z0-9 _-]*$")
+
+
+class ToolError(ValueError):
+    """Invalid tool arguments; the message names the argument and lists the valid options."""
+
+
+@dataclass
+class ToolResult:
+    tool: str  # "Lookup" | "Filter" | "Compute" | "Rank"
+    table: str
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    value: float | int | str | None = None
+    operator: str | None = None  # Compute: the operator; Rank: "desc" / "asc"
+    expression: str | None = None  # Compute / Rank: the target, with resolved column names
+    matched: int = 0
+    units: int = 0
+    sources: list[str] = field(default_factory=list)
+    filters: list[dict[str, Any]] = field(default_factory=list)  # the validated filters, resolved names
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "tool": self.tool,
+            "table": self.table,
+            "rows": [{k: _jsonable(v) for k, v in row.items()} for row in self.rows],
+            "value": _jsonable(self.value),
+            "operator": self.operator,
+            "expression": self.expression,
+            "matched": self.matched,
+            "units": self.units,
+            "sources": list(self.sources),
+            "filters": [{k: _jsonable(v) for k, v in f.items()} for f in self.filters],
+        }
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, (datetime, date)):
+        return value.isoformat()
+    if isinstance(value, Decimal):
+        return float(value)
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    return value
+
+
+# -- name resolution ----------------------------------------------------------------------------
+
+
+def _norm(name: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "_", name.strip().lower()).strip("_")
+
+
+def _singular_word(word: str) -> str:
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 4 and word.endswith(("sses", "shes", "ches", "xes")):
+        return word[:-2]
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def _singular(name: str) -> str:
+    return "_".join(_singular_word(w) for w in name.split("_"))
+
+
+_AFFIXES = {"table", "tbl", "log"}
+
+
+def _strip_affixes(name: str) -> str:
+    words = name.split("_")
+    while len(words) > 1 and words[-1] in _AFFIXES:
+        words.pop()
+    while len(words) > 1 and words[0] in _AFFIXES:
+        words.pop(0)
+    return "_".join(words)
+
+
+def _match(query: str, candidates: dict[str, str], stages: Sequence[Callable[[str], str]], what: str) -> str | None:
+    """Resolve ``query`` against ``candidates`` (spelling -> target) stage by stage, then fuzzily.
+
+    Returns the target, None when nothing matches; raises ToolError when a stage matches two
+    different targets.
+    """
+    for key in stages:
+        q = key(query)
+        hits = sorted({target for spelling, target in candidates.items() if key(spelling) == q})
+        if len(hits) == 1:
+            return hits[0]
+        if len(hits) > 1:
+            raise ToolError(f"ambiguous {what} {query!r}: could be {', '.join(hits)}")
+    best: dict[str, float] = {}
+    for spelling, target in candidates.items():
+        score = max(difflib.SequenceMatcher(None, key(query), key(spelling)).ratio() for key in stages[1:])
+        best[target] = max(best.get(target, 0.0), score)
+    ranked = sorted(best.items(), key=lambda kv: (-kv[1], kv[0]))
+    if not ranked or ranked[0][1] < FUZZY_CUTOFF:
+        return None
+    if len(ranked) > 1 and ranked[1][1] == ranked[0][1]:
+        raise ToolError(f"ambiguous {what} {query!r}: could be {ranked[0][0]}, {ranked[1][0]}")
+    return ranked[0][0]
+
+
+def _check_name(name: Any, arg: str) -> str:
+    if not isinstance(name, str) or not name.strip():
+        raise ToolError(f"{arg} must be a non-empty string, got {name!r}")
+    if len(name) > MAX_NAME_CHARS:
+        raise ToolError(f"{arg} is longer than {MAX_NAME_CHARS} characters")
+    return name
+
+
+def resolve_table(sql: SqlStore, memory_id: str, name: str) -> TableInfo:
+    """The table of this memory that ``name`` means.
+
+    Tolerant of case, spaces / hyphens for underscores, plural for singular ("sleep logs" ->
+    ``sleep_log``), a ``table`` / ``log`` prefix or suffix, then a close spelling (difflib,
+    cutoff 0.75). Raises ``ToolError("unknown table 'x'; tables: a, b")`` otherwise.
+    """
+    _check_memory(memory_id)
+    _check_name(name, "table")
+    infos = {info.name: info for info in sql.tables(memory_id)}
+    stages = (lambda s: s, _norm, lambda s: _singular(_norm(s)), lambda s: _strip_affixes(_singular(_norm(s))))
+    hit = _match(name, {n: n for n in infos}, stages, "table")
+    if hit is None:
+        raise ToolError(f"unknown table {name!r}; tables: {', '.join(infos) or '(none)'}")
+    return infos[hit]
+
+
+def _column_types(info: TableInfo) -> dict[str, str]:
+    """Types of the names a tool may use: attribute columns, then the system columns.
+
+    An attribute column named like a system column (only ``date`` can be) shadows it.
+    """
+    types = {c.name: c.type for c in info.columns}
+    for name, ctype in SYSTEM_TYPES.items():
+        types.setdefault(name, ctype)
+    return types
+
+
+def resolve_column(info: TableInfo, name: str) -> str:
+    """The column of ``info`` that ``name`` means (same tolerance as ``resolve_table``).
+
+    Besides the attribute columns: ``source``, ``order``, ``time``, ``observed_at`` and the
+    virtual ``date`` (= COALESCE(observed_at, time)).
+    """
+    _check_name(name, "column")
+    types = _column_types(info)
+    stages = (lambda s: s, _norm, lambda s: _singular(_norm(s)))
+    hit = _match(name, {n: n for n in types}, stages, "column")
+    if hit is None:
+        alias = _COLUMN_ALIASES.get(_singular(_norm(name)))
+        if alias is not None and alias in types:
+            return alias
+        raise ToolError(f"unknown column {name!r} in table {info.name!r}; columns: {', '.join(types)}")
+    return hit
+
+
+# -- scope: one validated table of one memory ----------------------------------------------------
+
+
+@dataclass
+class _Scope:
+    sql: SqlStore
+    memory_id: str
+    info: TableInfo
+    table: Table
+    types: dict[str, str]
+    columns: dict[str, ColumnElement[Any]]
+    dialect: str
+    date: ColumnElement[Any]  # effective date COALESCE(observed_at, time), even if an attribute is named "date"
+
+    def col(self, name: str) -> ColumnElement[Any]:
+        return self.columns[name]
+
+    def tenant(self) -> ColumnElement[bool]:
+        return self.sql.tenant_filter(self.table, self.memory_id)
+
+    def row_columns(self) -> list[ColumnElement[Any]]:
+        t = self.table
+        cols: list[ColumnElement[Any]] = [t.c.source, t.c.order, t.c.time, t.c.observed_at]
+        if "date" not in self.info.column_names:
+            cols.append(self.date.label("date"))
+        cols.extend(t.c[c.name] for c in self.info.columns)
+        return cols
+
+    def chronological(self) -> list[Any]:
+        """By date, then order (then insertion); undated rows after dated ones, on both backends."""
+        t = self.table
+        return [self.date.asc().nulls_last(), t.c.order.asc().nulls_last(), t.c.row_id.asc()]
+
+
+def _check_memory(memory_id: Any) -> str:
+    if not isinstance(memory_id, str) or not memory_id:
+        raise ToolError(f"memory_id must be a non-empty string, got {memory_id!r}")
+    return memory_id
+
+
+def _scope(sql: SqlStore, memory_id: str, table: str) -> _Scope:
+    info = resolve_table(sql, memory_id, table)
+    try:
+        info, sa_table = sql.table_handle(memory_id, info.name)
+    except StoreError as exc:  # dropped between the two reads
+        raise ToolError(str(exc)) from None
+    columns: dict[str, ColumnElement[Any]] = {name: sa_table.c[name] for name in ("source", "order", "time", "observed_at")}
+    columns["date"] = func.coalesce(sa_table.c.observed_at, sa_table.c.time)
+    effective = columns["date"]
+    for c in info.columns:
+        columns[c.name] = sa_table.c[c.name]
+    return _Scope(sql, memory_id, info, sa_table, _column_types(info), columns, sql.engine.dialect.name, effective)
+
+
+def _budget(result_budget: Any) -> int:
+    if isinstance(result_budget, bool) or not isinstance(result_budget, int) or not 1 <= result_budget <= MAX_BUDGET:
+        raise ToolError(f"result_budget must be an integer from 1 to {MAX_BUDGET}, got {result_budget!r}")
+    return result_budget
+
+
+# -- values and filters -------------------------------------------------------------------------
+
+
+def _cast(value: Any, ctype: str, column: str) -> Any:
+    """A value cast to a column type, or ToolError naming the column."""
+    if ctype == "int":  # an int column compares with any number; 7.5 simply matches no row
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value if abs(value) < 2**63 else float(value)
+        try:
+            out = _cast(value, "float", column)
+        except ToolError:
+            raise ToolError(f"column {column!r} expects int, got {value!r}") from None
+        return int(out) if out.is_integer() and abs(out) < 2**62 else out
+    if ctype == "datetime" and isinstance(value, (int, float)) and not isinstance(value, bool):
+        raise ToolError(f"column {column!r} expects datetime, got {value!r}")
+    try:
+        out = cast_value(value, ctype, column)
+    except StoreError as exc:
+        raise ToolError(str(exc)) from None
+    except (OverflowError, ArithmeticError):
+        raise ToolError(f"column {column!r} expects {ctype}, got {value!r} (out of range)") from None
+    if isinstance(out, str):
+        _check_text(out, column)
+    return out
+
+
+def _check_text(text: str, column: str) -> str:
+    if "\x00" in text or len(text) > 10_000:
+        raise ToolError(f"value for column {column!r} contains a NUL character or is longer than 10000 characters")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ToolError(f"value for column {column!r} is not valid unicode text") from None
+    return text
+
+
+def _period(value: Any) -> tuple[datetime, datetime] | None:
+    """A whole day ("2025-03-04", a ``date``) or month ("2025-03") as [start, end)."""
+    if isinstance(value, date) and not isinstance(value, datetime):
+        start = datetime(value.year, value.month, value.day)
+        return start, _next_day(start)
+    if isinstance(value, str):
+        text = value.strip()
+        try:
+            if _DAY.match(text):
+                start = datetime.fromisoformat(text)
+                return start, _next_day(start)
+            if _MONTH.match(text):
+                start = datetime.fromisoformat(text + "-01")
+                if start.year == 9999 and start.month == 12:
+                    return start, datetime.max
+                return start, datetime(start.year + start.month // 12, start.month % 12 + 1, 1)
+        except ValueError:
+            return None
+    return None
+
+
+def _next_day(start: datetime) -> datetime:
+    try:
+        return start + timedelta(days=1)
+    except OverflowError:
+        return datetime.max
+
+
+def _op(op: Any, arg: str) -> str:
+    if not isinstance(op, str):
+        raise ToolError(f"{arg} must be one of {', '.join(FILTER_OPS)}, got {op!r}")
+    key = op.strip().lower()
+    key = re.sub(r"[\s-]+", "_", key) if not set(key) <= set("=!<>≤≥≠") else key
+    if key not in _OP_ALIASES:
+        raise ToolError(f"unknown operator {op!r} in {arg}; operators: {', '.join(FILTER_OPS)}")
+    return _OP_ALIASES[key]
+
+
+def _scalar(value: Any, column: str, op: str) -> Any:
+    if value is None:
+        hint = " (use is_null / not_null for missing values)" if op in ("=", "!=") else ""
+        raise ToolError(f"operator {op!r} on {column!r} needs a value{hint}")
+    if isinstance(value, (dict, list, tuple, set)):
+        raise ToolError(f"operator {op!r} on {column!r} needs a single value, got {value!r}")
+    return value
+
+
+def _clause(scope: _Scope, column: str, op: str, value: Any) -> ColumnElement[bool]:
+    """One validated predicate. Text equality is case-insensitive; a date-only value on a
+    datetime column means the whole day (or month)."""
+    col = scope.col(column)
+    ctype = scope.types[column]
+    if op == "is_null":
+        return col.is_(None)
+    if op == "not_null":
+        return col.is_not(None)
+    if op == "contains":
+        if ctype != "text":
+            raise ToolError(f"operator 'contains' needs a text column, {column!r} is {ctype}")
+        text = _check_text(str(_scalar(value, column, op)), column).lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        return func.lower(col).like(f"%{text}%", escape="\\")
+    if op in ("<", "<=", ">", ">=", "between") and ctype not in ("int", "float", "datetime"):
+        raise ToolError(f"operator {op!r} needs a numeric or datetime column, {column!r} is {ctype}")
+    if op == "in":
+        values = list(value) if isinstance(value, (list, tuple, set)) else [value]
+        if len(values) > MAX_IN_VALUES:
+            raise ToolError(f"operator 'in' on {column!r} takes at most {MAX_IN_VALUES} values")
+        if not values:
+            return false()
+        return or_(*[_clause(scope, column, "=", v) for v in values])
+    if op == "between":
+        if not isinstance(value, (list, tuple)) or len(value) != 2:
+            raise ToolError(f"operator 'between' on {column!r} needs [low, high], got {value!r}")
+        low, high = (_scalar(v, column, op) for v in value)
+        if ctype == "datetime":
+            lo_p, hi_p = _period(low), _period(high)
+            lo = lo_p[0] if lo_p else _cast(low, ctype, column)
+            hi = hi_p[1] if hi_p else _cast(high, ctype, column)
+            if lo > (hi_p[0] if hi_p else hi):
+                raise ToolError(f"operator 'between' on {column!r} needs low <= high, got {value!r}")
+            return and_(col >= lo, col < hi) if hi_p else and_(col >= lo, col <= hi)
+        lo, hi = _cast(low, ctype, column), _cast(high, ctype, column)
+        if lo > hi:
+            raise ToolError(f"operator 'between' on {column!r} needs low <= high, got {value!r}")
+        return and_(col >= lo, col <= hi)
+    value = _scalar(value, column, op)
+    if ctype == "datetime":
+        period = _period(value)
+        if period is not None:
+            start, end = period
+            if op == "=":
+                return and_(col >= start, col < end)
+            if op == "!=":
+                return or_(col < start, col >= end)
+            return {"<": _ops.lt(col, start), "<=": _ops.lt(col, end), ">": _ops.ge(col, end), ">=": _ops.ge(col, start)}[op]
+    v = _cast(value, ctype, column)
+    if ctype == "text":
+        col, v = func.lower(col), v.strip().lower()
+    return _COMPARE[op](col, v)
+
+
+def _filters(scope: _Scope, column_filters: Any, arg: str = "column_filters") -> tuple[list[ColumnElement[bool]], list[dict[str, Any]]]:
+    if column_filters is None:
+        return [], []
+    if isinstance(column_filters, dict) and "column" in column_filters:
+        column_filters = [column_filters]
+    if not isinstance(column_filters, (list, tuple)):
+        raise ToolError(f"{arg} must be a list of {{column, op, value}} objects, got {type(column_filters).__name__}")
+    if len(column_filters) > MAX_FILTERS:
+        raise ToolError(f"{arg} has {len(column_filters)} filters, at most {MAX_FILTERS} are allowed")
+    clauses, normalized = [], []
+    for i, f in enumerate(column_filters):
+        where = f"{arg}[{i}]"
+        if not isinstance(f, dict):
+            raise ToolError(f"{where} must be an object with keys column, op, value; got {f!r}")
+        extra = set(f) - {"column", "op", "operator", "value"}
+        if extra:
+            raise ToolError(f"{where} has unknown keys {sorted(map(str, extra))}; keys: column, op, value")
+        if "column" not in f:
+            raise ToolError(f"{where} needs a 'column'")
+        column = resolve_column(scope.info, f["column"])
+        raw_op = f.get("op", f.get("operator", "=" if "value" in f else None))
+        op = _op(raw_op, f"{where}.op")
+        value = f.get("value")
+        value = sorted(value, key=repr) if isinstance(value, (set, frozenset)) else value
+        clauses.append(_clause(scope, column, op, value))
+        normalized.append({"column": column, "op": op, "value": value} if op not in ("is_null", "not_null") else {"column": column, "op": op})
+    return clauses, normalized
+
+
+# -- targets ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Target:
+    element: ColumnElement[Any]
+    ctype: str
+    text: str  # canonical, resolved names
+    bare: str | None  # the column name when the target is a bare column
+
+
+def _rename(expr: Expr, names: dict[str, str]) -> Expr:
+    if isinstance(expr, Col):
+        return replace(expr, name=names.get(expr.name, expr.name))
+    if isinstance(expr, Neg):
+        return replace(expr, operand=_rename(expr.operand, names))
+    if isinstance(expr, BinOp):
+        return replace(expr, left=_rename(expr.left, names), right=_rename(expr.right, names))
+    if isinstance(expr, Call):
+        return replace(expr, args=tuple(_rename(a, names) for a in expr.args))
+    return expr
+
+
+def _target(scope: _Scope, target: Any) -> _Target:
+    if not isinstance(target, str) or not target.strip():
+        raise ToolError(f"target must be a column name or an expression over columns, got {target!r}; columns: {', '.join(scope.types)}")
+    text = target.strip()
+    parsed = False
+    try:
+        expr = parse_expression(text)
+        parsed = True
+        names: dict[str, str] = {}
+
+        def resolve(name: str) -> str:
+            names[name] = resolve_column(scope.info, name)
+            return names[name]
+
+        ctype = expression_type(expr, scope.types, resolve)
+        if not names:
+            raise ToolError(f"target {text!r} must refer to a column; columns: {', '.join(scope.types)}")
+        element = compile_expression(expr, scope.table, scope.types, scope.dialect, resolve=resolve, columns=scope.columns)
+        canon = _rename(expr, names)
+        bare = canon.name if isinstance(canon, Col) else None
+        return _Target(element, ctype, str(canon), bare)
+    except ExpressionError as exc:
+        error = ToolError(f"target {text!r}: {exc}")
+    except ToolError as exc:
+        error = exc
+    # "Total Sleep", "sleep-hours": a column name that is not an expression
+    if _NAMEISH.match(text):
+        try:
+            name = resolve_column(scope.info, text)
+        except ToolError as exc:
+            if not parsed:  # not an expression at all: report the name
+                error = exc
+        else:
+            return _Target(scope.col(name), scope.types[name], name, name)
+    raise error
+
+
+# -- execution helpers -----------------------------------------------------------------------------
+
+
+def _rows(scope: _Scope, query: Any, target: _Target | None = None) -> list[dict[str, Any]]:
+    with scope.sql.engine.connect() as conn:
+        fetched = [dict(r) for r in conn.execute(query).mappings()]
+    out = []
+    for row in fetched:
+        value = row.pop(_TARGET_LABEL, None)
+        for key, v in row.items():
+            if isinstance(v, date) and not isinstance(v, datetime):
+                row[key] = datetime(v.year, v.month, v.day)
+            elif isinstance(v, Decimal):
+                row[key] = float(v)
+        if target is not None and target.bare is None:
+            row[target.text] = _tidy(value)
+        out.append(row)
+    return out
+
+
+def _select_rows(scope: _Scope, target: _Target | None = None) -> Any:
+    cols = scope.row_columns()
+    if target is not None:
+        cols.append(target.element.label(_TARGET_LABEL))
+    return select(*cols)
+
+
+def _scalar_query(scope: _Scope, query: Any) -> Any:
+    with scope.sql.engine.connect() as conn:
+        return conn.execute(query).one()
+
+
+def _count(scope: _Scope, where: ColumnElement[bool]) -> int:
+    return int(_scalar_query(scope, select(func.count()).select_from(scope.table).where(where))[0] or 0)
+
+
+def _tidy(value: Any) -> Any:
+    """Numbers without float noise: 6 decimals, at least 6 significant digits."""
+    if isinstance(value, Decimal):
+        value = float(value) if value != value.to_integral_value() else int(value)
+    if isinstance(value, float):
+        if not math.isfinite(value) or value == 0:
+            return value
+        digits = max(6, 5 - math.floor(math.log10(abs(value))))
+        return round(value, digits)
+    return value
+
+
+def _value(value: Any) -> Any:
+    if isinstance(value, datetime):
+        return value.isoformat()
+    if isinstance(value, date):
+        return value.isoformat()
+    return _tidy(value)
+
+
+def _result(tool: str, scope: _Scope, rows: list[dict[str, Any]], matched: int, filters: list[dict[str, Any]], **kw: Any) -> ToolResult:
+    return ToolResult(tool=tool, table=scope.info.name, rows=rows, matched=matched, filters=filters,
+                      units=1 if tool == "Compute" else len(rows), sources=[str(r["source"]) for r in rows], **kw)
+
+
+# -- the tools -------------------------------------------------------------------------------------
+
+
+def _guarded(tool: Callable[..., ToolResult]) -> Callable[..., ToolResult]:
+    """A value the database cannot compute (PostgreSQL numeric overflow in a target
+    expression, ...) is reported as a ToolError, like every other bad argument."""
+
+    @functools.wraps(tool)
+    def run(*args: Any, **kwargs: Any) -> ToolResult:
+        try:
+            return tool(*args, **kwargs)
+        except DataError as exc:
+            raise ToolError(f"{tool.__name__}: the database could not evaluate the request ({str(exc.orig).strip().splitlines()[0]})") from None
+
+    return run
+
+
+@_guarded
+def lookup(sql: SqlStore, memory_id: str, table: str, key_values: dict[str, Any], result_budget: int = 10) -> ToolResult:
+    """Rows whose columns equal the given values (a date-only value matches the whole day; a
+    list matches any of its values; None matches missing values), in chronological order."""
+    budget = _budget(result_budget)
+    scope = _scope(sql, memory_id, table)
+    if not isinstance(key_values, dict) or not key_values:
+        raise ToolError(f"key_values must be a non-empty object of column: value; columns: {', '.join(scope.types)}")
+    if len(key_values) > MAX_FILTERS:
+        raise ToolError(f"key_values has {len(key_values)} keys, at most {MAX_FILTERS} are allowed")
+    filters = []
+    for key, value in key_values.items():
+        if value is None:
+            filters.append({"column": key, "op": "is_null"})
+        elif isinstance(value, (list, tuple, set)):
+            filters.append({"column": key, "op": "in", "value": list(value)})
+        else:
+            filters.append({"column": key, "op": "=", "value": value})
+    clauses, normalized = _filters(scope, filters, "key_values")
+    where = and_(scope.tenant(), *clauses)
+    rows = _rows(scope, _select_rows(scope).where(where).order_by(*scope.chronological()).limit(budget))
+    matched = len(rows) if len(rows) < budget else _count(scope, where)
+    return _result("Lookup", scope, rows, matched, normalized)
+
+
+@_guarded
+def filter_rows(sql: SqlStore, memory_id: str, table: str, column_filters: list[dict[str, Any]], result_budget: int = 10) -> ToolResult:
+    """Rows satisfying every filter ``{"column", "op", "value"}``, in chronological order."""
+    budget = _budget(result_budget)
+    scope = _scope(sql, memory_id, table)
+    clauses, normalized = _filters(scope, column_filters)
+    where = and_(scope.tenant(), *clauses)
+    rows = _rows(scope, _select_rows(scope).where(where).order_by(*scope.chronological()).limit(budget))
+    matched = len(rows) if len(rows) < budget else _count(scope, where)
+    return _result("Filter", scope, rows, matched, normalized)
+
+
+def _compute_op(operator: Any) -> str:
+    if not isinstance(operator, str) or _norm(operator) not in _COMPUTE_ALIASES:
+        raise ToolError(f"unknown operator {operator!r}; operators: {', '.join(COMPUTE_OPS)}")
+    return _COMPUTE_ALIASES[_norm(operator)]
+
+
+@_guarded
+def compute(
+    sql: SqlStore,
+    memory_id: str,
+    table: str,
+    target: str,
+    operator: str,
+    column_filters: list[dict[str, Any]] | None = None,
+    result_budget: int = 10,
+) -> ToolResult:
+    """Apply ``operator`` to ``target`` (a column or expression) over the filtered rows.
+
+    Rows with a NULL target do not contribute (``count`` with target ``"*"`` counts rows).
+    ``rows`` are the contributing rows up to the budget: chronological for count / sum / avg /
+    stddev, and the rows that determine the value for min / max / median / first / last /
+    delta. ``matched`` counts every contributing row.
+    """
+    budget = _budget(result_budget)
+    op = _compute_op(operator)
+    scope = _scope(sql, memory_id, table)
+    clauses, normalized = _filters(scope, column_filters)
+    base = and_(scope.tenant(), *clauses)
+
+    def res(rows: list[dict[str, Any]], matched: int, value: Any, expression: str) -> ToolResult:
+        return _result("Compute", scope, rows, matched, normalized, value=value, operator=op, expression=expression)
+
+    if isinstance(target, str) and target.strip() == "*":
+        if op != "count":
+            raise ToolError(f"target '*' only works with operator 'count'; operator {op!r} needs a column; columns: {', '.join(scope.types)}")
+        n = _count(scope, base)
+        rows = _rows(scope, _select_rows(scope).where(base).order_by(*scope.chronological()).limit(budget))
+        return res(rows, n, n, "*")
+
+    tgt = _target(scope, target)
+    if op in _NUMERIC_OPS and tgt.ctype not in NUMERIC_TYPES:
+        raise ToolError(f"operator {op!r} needs a numeric target, {tgt.text!r} is {tgt.ctype}; "
+                        f"numeric columns: {', '.join(n for n, t in scope.types.items() if t in NUMERIC_TYPES)}")
+    where = and_(base, tgt.element.is_not(None))
+    x = tgt.element
+    chrono = _select_rows(scope, tgt).where(where).order_by(*scope.chronological())
+
+    if op in ("count", "count_distinct", "sum", "avg"):
+        agg = {"count": func.count(x), "count_distinct": func.count(x.distinct()),
+               "sum": func.sum(x), "avg": func.avg(x)}[op]
+        value, n = _scalar_query(scope, select(agg, func.count(x)).select_from(scope.table).where(where))
+        n = int(n or 0)
+        if op in ("count", "count_distinct"):
+            value = int(value or 0)
+        elif op == "avg" and value is not None:
+            value = float(value)
+        elif n == 0:
+            value = None
+        rows = _rows(scope, chrono.limit(budget), tgt) if n else []
+        return res(rows, n, _value(value), tgt.text)
+
+    if op == "stddev":
+        # one pass over values shifted by one of them (K), which keeps the sums small:
+        # var = (sum (x-K)^2 - (sum (x-K))^2 / n) / (n - 1)
+        with scope.sql.engine.connect() as conn:
+            shift = conn.execute(select(cast(x, Float)).select_from(scope.table).where(where).limit(1)).scalar()
+        if shift is None:
+            return res([], 0, None, tgt.text)
+        dev = cast(x, Float) - float(shift)
+        n, s1, s2 = _scalar_query(scope, select(func.count(x), func.sum(dev), func.sum(dev * dev)).select_from(scope.table).where(where))
+        n = int(n or 0)
+        value = None
+        if n >= 2:
+            s1, s2 = float(s1 or 0.0), float(s2 or 0.0)
+            value = math.sqrt(max(s2 - s1 * s1 / n, 0.0) / (n - 1))
+        rows = _rows(scope, chrono.limit(budget), tgt)
+        return res(rows, n, _value(value), tgt.text)
+
+    if op in ("min", "max"):
+        n = _count(scope, where)
+        if n == 0:
+            return res([], 0, None, tgt.text)
+        key = cast(x, Integer) if tgt.ctype == "bool" else x  # PostgreSQL has no min/max of boolean
+        q = _select_rows(scope, tgt).where(where).order_by(key.desc() if op == "max" else key.asc(), *scope.chronological())
+        rows = _rows(scope, q.limit(budget), tgt)
+        extreme = _row_target(rows[0], tgt)
+        rows = [r for r in rows if _row_target(r, tgt) == extreme]
+        return res(rows, n, _value(extreme), tgt.text)
+
+    if op == "median":
+        # The middle value(s) alone first, then the rows holding them. Up to MEDIAN_FETCH values
+        # are fetched and sorted here (one pass); beyond that the database counts and walks to
+        # the middle (with an index on the column, a short index walk).
+        values_q = select(x).select_from(scope.table).where(where)
+        with scope.sql.engine.connect() as conn:
+            values = list(conn.execute(values_q.limit(MEDIAN_FETCH + 1)).scalars())
+            if len(values) <= MEDIAN_FETCH:
+                n = len(values)
+                values.sort()
+                middle = values[(n - 1) // 2: n // 2 + 1]
+            else:
+                n = int(conn.execute(select(func.count()).select_from(scope.table).where(where)).scalar() or 0)
+                middle = list(conn.execute(values_q.order_by(x.asc()).offset((n - 1) // 2).limit(1 if n % 2 else 2)).scalars())
+        if n == 0:
+            return res([], 0, None, tgt.text)
+        take = len(middle)
+        middle = [float(v) if isinstance(v, Decimal) else v for v in middle]
+        value = middle[0] if take == 1 else (middle[0] + middle[1]) / 2
+        if isinstance(value, float) and value.is_integer() and all(isinstance(v, int) for v in middle):
+            value = int(value)
+        rows = _rows(scope, chrono.where(x.in_(sorted(set(middle)))).limit(budget), tgt)
+        return res(rows, n, _value(value), tgt.text)
+
+    # first / last / delta: by date, then order
+    n = _count(scope, where)
+    if n == 0:
+        return res([], 0, None, tgt.text)
+    if op == "first":
+        first = _rows(scope, chrono.limit(1), tgt)[0]
+        return res([first], n, _value(_row_target(first, tgt)), tgt.text)
+    last = _last_row(scope, where, tgt)
+    if op == "last":
+        return res([last], n, _value(_row_target(last, tgt)), tgt.text)
+    first = _rows(scope, chrono.limit(1), tgt)[0]
+    rows = [first] if first["source"] == last["source"] else [first, last][:budget]
+    return res(rows, n, _value(_row_target(last, tgt) - _row_target(first, tgt)), tgt.text)
+
+
+def _last_row(scope: _Scope, where: ColumnElement[bool], tgt: _Target) -> dict[str, Any]:
+    """The last row by date, then order. Rows with a date first, in plain DESC order - so that
+    PostgreSQL can walk an index on the date backwards - and an undated row only when no row
+    has a date (it would sort last among nulls-last anyway)."""
+    t = scope.table
+    dated = _select_rows(scope, tgt).where(where, scope.date.is_not(None))
+    rows = _rows(scope, dated.order_by(scope.date.desc(), t.c.order.desc().nulls_last(), t.c.row_id.desc()).limit(1), tgt)
+    if not rows:
+        undated = _select_rows(scope, tgt).where(where, scope.date.is_(None))
+        rows = _rows(scope, undated.order_by(t.c.order.desc().nulls_last(), t.c.row_id.desc()).limit(1), tgt)
+    return rows[0]
+
+
+def _row_target(row: dict[str, Any], tgt: _Target) -> Any:
+    return row[tgt.bare if tgt.bare is not None else tgt.text]
+
+
+@_guarded
+def rank(
+    sql: SqlStore,
+    memory_id: str,
+    table: str,
+    target: str,
+    order: str = "desc",
+    column_filters: list[dict[str, Any]] | None = None,
+    result_budget: int = 10,
+) -> ToolResult:
+    """The rows with the highest (``desc``) or lowest (``asc``) target, NULL targets excluded;
+    ties are broken by date, then order."""
+    budget = _budget(result_budget)
+    if not isinstance(order, str) or _norm(order) not in _ORDER_ALIASES:
+        raise ToolError(f"order must be 'desc' or 'asc', got {order!r}")
+    direction = _ORDER_ALIASES[_norm(order)]
+    scope = _scope(sql, memory_id, table)
+    clauses, normalized = _filters(scope, column_filters)
+    tgt = _target(scope, target)
+    where = and_(scope.tenant(), *clauses, tgt.element.is_not(None))
+    key = tgt.element.desc() if direction == "desc" else tgt.element.asc()
+    rows = _rows(scope, _select_rows(scope, tgt).where(where).order_by(key, *scope.chronological()).limit(budget), tgt)
+    matched = len(rows) if len(rows) < budget else _count(scope, where)
+    return _result("Rank", scope, rows, matched, normalized, operator=direction, expression=tgt.text)

@@ -1,0 +1,175 @@
+"""Canonical attribute names: one name per meaning within a memory.
+
+The same quantity is written many ways ("Resting HR", "resting heart rate", "Sleep", "Total
+sleep"); a schema can only recur if those become one attribute. A new name is merged into a
+known attribute when, in this order:
+
+1. the names are equal after snake_case;
+2. their *cores* are equal - abbreviations expanded (``hr`` -> ``heart rate``), plurals folded
+   and generic qualifiers dropped (``total``, ``average`` ...) - and the units agree;
+3. one name's content words contain the other's (a dashboard's bare ``Deep`` next to a known
+   ``deep_sleep``) and the units agree;
+4. their embeddings (of the expanded phrases) are at least ``threshold`` similar and the units
+   agree. Embeddings of short labels are a weak signal (MiniLM scores "average heart rate" vs
+   "resting heart rate" 0.72, "resting hr" vs "resting heart rate" 0.61), so this comes last
+   and with a high threshold.
+
+Several candidates (rules 2-3) are told apart by which of them is usually recorded together with
+the round's other attributes. An attribute the round already reported is never a target.
+
+"Units agree" means the same dimension (both durations, both USD ...), or both unit-less.
+Values are then converted to the known attribute's unit, which its first observation fixed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+#: Abbreviations expanded before names are compared or embedded.
+ABBREVIATIONS = {
+    "hr": "heart rate", "rhr": "resting heart rate", "hrv": "heart rate variability", "bp": "blood pressure",
+    "avg": "average", "temp": "temperature", "kcal": "calories", "cal": "calories", "dist": "distance",
+    "qty": "quantity", "amt": "amount", "pct": "percent", "no": "number", "num": "number", "tir": "time in range",
+    "bg": "blood glucose", "spo2": "blood oxygen", "wt": "weight", "dur": "duration",
+}
+
+#: Words that qualify a quantity without changing what it measures.
+QUALIFIERS = frozenset({"total", "average", "mean", "daily", "overall", "net", "my", "today", "todays", "last", "night", "current"})
+
+
+def expand(name: str) -> str:
+    """``resting_hr`` -> ``resting heart rate``."""
+    return " ".join(ABBREVIATIONS.get(tok, tok) for tok in name.split("_") if tok)
+
+
+def _singular(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
+def tokens(name: str) -> frozenset[str]:
+    """Content words of a name: abbreviations expanded, plurals folded, qualifiers dropped."""
+    words = [_singular(w) for w in expand(name).split()]
+    content = [w for w in words if w not in QUALIFIERS]
+    return frozenset(content or words)
+
+
+def words(name: str) -> frozenset[str]:
+    """All words of a name, qualifiers included (``total`` alone is a label too)."""
+    return frozenset(_singular(w) for w in expand(name).split())
+
+
+def core(name: str) -> str:
+    """The expanded name without generic qualifiers (``average_hr`` -> ``heart rate``)."""
+    return " ".join(sorted(tokens(name)))
+
+
+def units_agree(a_dimension: str | None, b_dimension: str | None) -> bool:
+    return a_dimension == b_dimension
+
+
+@dataclass
+class Known:
+    name: str
+    unit: str | None
+    dimension: str | None
+    kind: str
+    vector: np.ndarray | None = None
+    aliases: set[str] = field(default_factory=set)
+
+
+class AttributeResolver:
+    """Maps raw attribute names of one memory onto its canonical attributes.
+
+    ``embed`` turns phrases into unit vectors (the text encoder); it is called only for names
+    the structural rules cannot place. ``sets`` are the memory's attribute-set counts, used to
+    tell apart candidates of a bare label by what they are recorded with ("score" next to
+    ``deep_sleep`` is ``sleep_score``; next to ``opponent`` it is a game's score).
+    """
+
+    def __init__(self, known: Sequence[Known], embed: Callable[[list[str]], np.ndarray], threshold: float = 0.85,
+                 sets: Sequence[tuple[frozenset[str], int]] = ()) -> None:
+        self.known: dict[str, Known] = {k.name: k for k in known}
+        self.embed = embed
+        self.threshold = threshold
+        self.sets = list(sets)
+
+    def resolve(self, name: str, dimension: str | None, context: frozenset[str] = frozenset(), *, exclude: frozenset[str] = frozenset()) -> str | None:
+        """The known attribute ``name`` means, or None when it is new.
+
+        ``context`` holds the canonical attributes already resolved in the same round; they rank
+        ambiguous candidates by co-occurrence. ``exclude`` names attributes that may not be the
+        answer (the caller's: those of the round whose values differ from this one's).
+        """
+        if name in self.known and name not in exclude:
+            return name
+        for k in self.known.values():
+            if name in k.aliases and k.name not in exclude and units_agree(k.dimension, dimension):
+                return k.name
+        compatible = [k for k in self.known.values() if units_agree(k.dimension, dimension) and k.name not in exclude]
+        if not compatible:
+            return None
+        # A known attribute that has been recorded, but never with anything this round
+        # reports, belongs to another kind of record ("avg HR" of a run is not the sleep
+        # dashboard's "resting HR"), whatever the names share.
+        others = context - {k.name for k in compatible}
+        plausible = [k for k in compatible if not others or k.name in context or self._seen_with(k.name, others) != 0]
+        mine, mine_words = tokens(name), words(name)
+        by_core = [k for k in plausible if tokens(k.name) == mine]
+        if by_core:
+            return self._pick(by_core, context)
+        if mine_words <= QUALIFIERS:
+            # A bare "Total" / "Average" names whatever quantity its record is about: any
+            # plausible candidate of the right unit, told apart by co-occurrence.
+            related = plausible
+        else:
+            related = [k for k in plausible if mine_words <= words(k.name) or words(k.name) <= mine_words]
+        if related:
+            return self._pick(related, context)
+        return self._nearest(name, plausible) if plausible else None
+
+    def _seen_with(self, name: str, context: frozenset[str]) -> int | None:
+        """Rounds recording ``name`` with the context (weighted), None if never recorded."""
+        seen = [(s, n) for s, n in self.sets if name in s]
+        if not seen:
+            return None
+        return sum(n * len(s & context) for s, n in seen)
+
+    def _pick(self, candidates: list[Known], context: frozenset[str]) -> str:
+        """One candidate: alone, or the one most often recorded with this round's attributes."""
+        if len(candidates) == 1:
+            return candidates[0].name
+
+        def score(k: Known) -> tuple[int, int, str]:
+            overall = sum(n for s, n in self.sets if k.name in s)
+            return (self._seen_with(k.name, context) or 0, overall, k.name)
+
+        return max(candidates, key=score).name
+
+    def _nearest(self, name: str, compatible: list[Known]) -> str | None:
+        missing = [k for k in compatible if k.vector is None]
+        if missing:
+            for k, vec in zip(missing, self.embed([expand(k.name) for k in missing])):
+                k.vector = np.asarray(vec, dtype=np.float32)
+        query = np.asarray(self.embed([expand(name)])[0], dtype=np.float32)
+        best = max(compatible, key=lambda k: float(k.vector @ query))  # type: ignore[operator]
+        return best.name if float(best.vector @ query) >= self.threshold else None  # type: ignore[operator]
+
+    def add(self, name: str, unit: str | None, dimension: str | None, kind: str) -> Known:
+        known = Known(name, unit, dimension, kind)
+        self.known[name] = known
+        return known
+
+    def observe(self, attributes: frozenset[str]) -> None:
+        """Count a round's canonical attribute set, so later rounds of the batch see it."""
+        self.sets.append((attributes, 1))
+
+
+_SNAKE = re.compile(r"^[a-z][a-z0-9_]{0,47}$")
+
+
+def is_attribute_name(name: str) -> bool:
+    return bool(_SNAKE.match(name))
