@@ -49,7 +49,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("tables", help="list the analytic tables of a memory")
     p.add_argument("--memory-id", required=True)
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--show", metavar="NAME", help="print the rows of one table")
+    p.add_argument("--json", action="store_true", help="every table with its columns and rows, as JSON")
 
     p = sub.add_parser("stats", help="count what a memory holds")
     p.add_argument("--memory-id", required=True)
@@ -176,27 +177,48 @@ def _cite(c: dict[str, Any]) -> str:
     return c["round_id"] + (f" (images {', '.join(c['image_ids'])})" if c.get("image_ids") else "")
 
 
-def cmd_tables(args: argparse.Namespace, ctx: Any) -> int:
+def table_documents(ctx: Any, memory_id: str, only: str | None = None) -> list[dict[str, Any]]:
+    """Tables of a memory as plain data: name, description, columns and rows (oldest first)."""
     from adamm.nodes.backends import backends  # noqa: PLC0415
 
     sql = backends(ctx).sql
-    tables = sql.tables(args.memory_id)
-    rows = [
-        {"name": t.name, "description": t.description, "rows": sql.count_rows(args.memory_id, t.name),
-         "columns": [c.to_dict() for c in t.columns]}
-        for t in tables
-    ]
+    tables = [sql.table(memory_id, only)] if only else sql.tables(memory_id)
+    docs = []
+    for t in tables:
+        rows = sql.select_rows(memory_id, t.name)
+        docs.append({
+            "name": t.name,
+            "description": t.description,
+            "columns": [{"name": c.name, "type": c.type, "unit": c.unit} for c in t.columns],
+            "rows": [{k: (v.isoformat() if hasattr(v, "isoformat") else v) for k, v in r.items()} for r in rows],
+        })
+    return docs
+
+
+def cmd_tables(args: argparse.Namespace, ctx: Any) -> int:
+    docs = table_documents(ctx, args.memory_id, args.show)
     if args.json:
-        _print_json(rows)
+        _print_json(docs)
         return EXIT_OK
-    if not rows:
+    if not docs:
         print(f"{args.memory_id}: no analytic tables (a table appears once a set of attributes recurs in enough rounds)")
-    for r in rows:
-        cols = ", ".join(f"{c['name']} {c['type']}" + (f" [{c['unit']}]" if c.get("unit") else "") for c in r["columns"])
-        print(f"{r['name']} ({r['rows']} rows): {cols}")
-        if r["description"]:
-            print(f"    {r['description']}")
+    for doc in docs:
+        cols = ", ".join(f"{c['name']} {c['type']}" + (f" [{c['unit']}]" if c.get("unit") else "") for c in doc["columns"])
+        print(f"{doc['name']} ({len(doc['rows'])} rows): {cols}")
+        if doc["description"]:
+            print(f"    {doc['description']}")
+        if args.show:
+            names = ["source", "date"] + [c["name"] for c in doc["columns"]]
+            print("    " + " | ".join(names))
+            for row in doc["rows"]:
+                day = (row.get("observed_at") or row.get("time") or "")[:10]
+                cells = [str(row["source"]), day] + ["" if row.get(c["name"]) is None else _fmt(row[c["name"]]) for c in doc["columns"]]
+                print("    " + " | ".join(cells))
     return EXIT_OK
+
+
+def _fmt(value: Any) -> str:
+    return f"{value:g}" if isinstance(value, float) else str(value)
 
 
 def memory_stats(ctx: Any, memory_id: str) -> dict[str, int]:

@@ -93,6 +93,9 @@ class Context:
     """θe: minimum extension-confidence supp(C) / supp(A) to grow schema A into C ⊃ A."""
     attribute_merge_threshold: float = _env("attribute_merge_threshold", 0.85)
     """Cosine similarity above which a new attribute name is merged into a known one."""
+    table_match_ratio: float = _env("table_match_ratio", 0.5)
+    """Share of a schema's attributes a round must report to get a row in its table (a row of
+    an evolved schema, or one missing an optional field, still counts)."""
     ocr: bool = _env("ocr", True)
     """Read text in image files with Tesseract, when it is installed and a file is present."""
 
@@ -177,7 +180,7 @@ class Context:
 
     def _validate(self) -> None:
         unit = (
-            "theta_all_conf", "theta_ext_conf", "attribute_merge_threshold", "theta_episode",
+            "theta_all_conf", "theta_ext_conf", "attribute_merge_threshold", "table_match_ratio", "theta_episode",
             "theta_topic", "weight_text", "weight_visual", "lambda_meta",
         )
         for name in unit:

@@ -9,7 +9,10 @@ known attribute when, in this order:
    and generic qualifiers dropped (``total``, ``average`` ...) - and the units agree;
 3. one name's content words contain the other's (a dashboard's bare ``Deep`` next to a known
    ``deep_sleep``) and the units agree;
-4. their embeddings (of the expanded phrases) are at least ``threshold`` similar and the units
+4. *slot filling*: the round lacks an attribute that records with the same companions nearly
+   always carry (≥ 80 % of the rounds sharing attributes with this one), and exactly one such
+   attribute has the new name's unit - a dashboard field under another label;
+5. their embeddings (of the expanded phrases) are at least ``threshold`` similar and the units
    agree. Embeddings of short labels are a weak signal (MiniLM scores "average heart rate" vs
    "resting heart rate" 0.72, "resting hr" vs "resting heart rate" 0.61), so this comes last
    and with a high threshold.
@@ -39,6 +42,12 @@ ABBREVIATIONS = {
 
 #: Words that qualify a quantity without changing what it measures.
 QUALIFIERS = frozenset({"total", "average", "mean", "daily", "overall", "net", "my", "today", "todays", "last", "night", "current"})
+
+
+#: Slot filling: a known attribute present in at least this share of the rounds that share
+#: attributes with the current one, over at least this many rounds.
+SLOT_SHARE = 0.8
+SLOT_MIN_ROUNDS = 2
 
 
 def expand(name: str) -> str:
@@ -129,7 +138,28 @@ class AttributeResolver:
             related = [k for k in plausible if mine_words <= words(k.name) or words(k.name) <= mine_words]
         if related:
             return self._pick(related, context)
+        slot = self._slot(plausible, context)
+        if slot is not None:
+            return slot
         return self._nearest(name, plausible) if plausible else None
+
+    def _slot(self, candidates: list[Known], context: frozenset[str]) -> str | None:
+        """The one known attribute that records like this round nearly always carry, when the
+        round lacks it: a dashboard's field under another label ("CGM 82 %" where rounds with
+        the same companions always had ``time_in_range``). Needs a context to judge from."""
+        missing = [k for k in candidates if k.name not in context]
+        if not context or not missing:
+            return None
+        rounds_with_context = sum(n for s, n in self.sets if s & context)
+        if rounds_with_context < SLOT_MIN_ROUNDS:
+            return None
+        strong = [k for k in missing
+                  if sum(n for s, n in self.sets if k.name in s and s & context) >= SLOT_SHARE * rounds_with_context]
+        return strong[0].name if len(strong) == 1 else None
+
+    def is_known(self, name: str) -> bool:
+        """A canonical name or one of its recorded aliases."""
+        return name in self.known or any(name in k.aliases for k in self.known.values())
 
     def _seen_with(self, name: str, context: frozenset[str]) -> int | None:
         """Rounds recording ``name`` with the context (weighted), None if never recorded."""

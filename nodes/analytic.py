@@ -1,0 +1,469 @@
+"""Analytic-memory ingestion (AdaMM §3.3): extract attributes -> mine patterns -> update
+schemas -> materialize tables.
+
+``extract_attributes`` turns each pending round into grounded observations with canonical
+names and units. ``induce_tables`` then walks the same rounds in history order: it counts the
+round's attribute set (Eq. 3-4), lets ``update_schemas`` decide discoveries and evolutions (Eq.
+5-7), creates or widens the tables those imply, back-fills them from earlier rounds, and writes
+the round's own row into every table it matches.
+
+Both nodes are idempotent: re-running them over the same rounds (a resumed ingestion, an
+updated round) rewrites the same observations and rows and moves, never duplicates, counts.
+"""
+
+from __future__ import annotations
+
+import base64
+import dataclasses
+import logging
+import math
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from datetime import date, datetime
+from pathlib import Path
+from typing import Any
+
+from langgraph.runtime import Runtime
+from pydantic import BaseModel, Field, ValidationError
+
+from adamm.nodes.backends import Backends, backends
+from adamm.nodes.context import Context
+from adamm.nodes.cost import timed
+from adamm.nodes.models import ModelOutputError, invoke
+from adamm.nodes.ocr import ocr_images
+from adamm.nodes.rules.describer import ColumnSample, TableDescription, describe_table, infer_type
+from adamm.nodes.rules.extractor import Draft, extract_round
+from adamm.nodes.state import IngestState
+from adamm.prompts.describe import DESCRIBE_TABLE_SYSTEM, DESCRIBE_TABLE_USER
+from adamm.prompts.extract import EXTRACT_SYSTEM, EXTRACT_USER
+from adamm.stores.attributes import AttributeResolver, Known, is_attribute_name
+from adamm.stores.mining import DEFAULT_CONTEXT_ATTRIBUTES, SupportIndex, update_schemas
+from adamm.stores.quantities import canonical_unit, convert, dimension_of, parse_quantity, snake_case
+from adamm.stores.records import Round
+from adamm.stores.sql import SYSTEM_COLUMNS, ColumnSpec, SqlStore, StoreError, check_identifier
+from adamm.stores.sql_models import ObservationRecord
+
+log = logging.getLogger(__name__)
+
+#: Bounds on what one round may contribute, whoever extracted it.
+MAX_OBSERVATIONS_PER_ROUND = 200
+MAX_VALUE_CHARS = 200
+
+
+# -- step 2: extract attributes --------------------------------------------------------------
+
+
+class ExtractedObservation(BaseModel):
+    attribute: str = Field(max_length=64)
+    value: float | str
+    unit: str | None = Field(default=None, max_length=24)
+    source: str = Field(default="user", max_length=300)
+    evidence: str = Field(default="", max_length=400)
+    observed_date: date | None = None
+
+
+class ExtractionOut(BaseModel):
+    """The extractor model's answer for one round."""
+
+    observations: list[ExtractedObservation] = Field(default_factory=list, max_length=MAX_OBSERVATIONS_PER_ROUND)
+
+
+def extract_attributes(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
+    """Observations for every pending round, by the extractor role (a model, or ``rules``)."""
+    ctx = Context.coerce(runtime)
+    if not ctx.use_analytic:
+        return {}
+    memory_id, pending = state["memory_id"], state.get("pending") or []
+    b = backends(ctx)
+    entries: list[dict[str, Any]] = []
+    failures = 0
+    with timed("extract_attributes") as cost:
+        rounds = b.sql.get_rounds(memory_id, pending) if pending else []
+        resolver = _resolver(b, memory_id, ctx.attribute_merge_threshold)
+        records: list[ObservationRecord] = []
+        for rnd in rounds:
+            ocr = ocr_images(rnd) if ctx.ocr else {}
+            if ctx.extractor == "rules":
+                drafts = extract_round(rnd, ocr)
+            else:
+                drafts, entry, ok = _model_extract(ctx, rnd, ocr, sorted(resolver.known))
+                entries.append(entry)
+                failures += 0 if ok else 1
+            records.extend(canonicalize(b.sql, memory_id, resolver, rnd, drafts))
+        b.sql.add_observations(memory_id, records, round_ids=[r.round_id for r in rounds])
+    return {"stored": {"observations": len(records), "extraction_failures": failures},
+            "cost": [cost.to_dict(), *entries]}
+
+
+def _resolver(b: Backends, memory_id: str, threshold: float) -> AttributeResolver:
+    known = [Known(a.name, a.unit, a.dimension, a.kind, aliases=set(a.aliases)) for a in b.sql.attributes(memory_id)]
+    return AttributeResolver(known, lambda texts: b.text_encoder.encode(texts), threshold, b.sql.attribute_sets(memory_id))
+
+
+def canonicalize(sql: SqlStore, memory_id: str, resolver: AttributeResolver, rnd: Round, drafts: Iterable[Draft]) -> list[ObservationRecord]:
+    """Drafts -> observations with canonical names, in the attribute's unit; one per attribute.
+
+    Names already known exactly are placed first, so they form the context that disambiguates
+    the bare labels of the same round.
+    """
+    usable = [_as_duration(d) for d in drafts if is_attribute_name(d.attribute) and (d.value_num is None or math.isfinite(d.value_num))]
+    if len(usable) > MAX_OBSERVATIONS_PER_ROUND:
+        log.warning("round %s: %d observations, only the first %d kept", rnd.round_id, len(usable), MAX_OBSERVATIONS_PER_ROUND)
+        usable = usable[:MAX_OBSERVATIONS_PER_ROUND]
+    usable.sort(key=lambda d: not resolver.is_known(d.attribute))  # stable: known names first
+    out: dict[str, ObservationRecord] = {}
+    for d in usable:
+        kind = "text" if d.value_num is None else "float"
+        name = resolver.resolve(d.attribute, d.dimension, frozenset(out))
+        if name in out:
+            if _same_value(out[name], d, resolver.known[name]):
+                continue  # the same quantity reported twice (a caption and its echo in the reply)
+            name = resolver.resolve(d.attribute, d.dimension, frozenset(out), exclude=frozenset(out))
+        if name is None:
+            if d.attribute in out or _echo(out, d, resolver):
+                continue  # one label twice, or a value another part of the round already gave
+            name = d.attribute
+            resolver.add(name, d.unit, d.dimension, kind)
+            sql.put_attribute(memory_id, name, unit=d.unit, dimension=d.dimension, kind=kind)
+        elif name != d.attribute and d.attribute not in resolver.known[name].aliases:
+            resolver.known[name].aliases.add(d.attribute)
+            sql.put_attribute(memory_id, name, unit=None, dimension=None, kind=kind, alias=d.attribute)
+        if name in out:
+            continue
+        out[name] = _observation(memory_id, rnd, d, name, resolver.known[name])
+    resolver.observe(frozenset(out))
+    return list(out.values())
+
+
+def _echo(out: dict[str, ObservationRecord], d: Draft, resolver: AttributeResolver) -> bool:
+    """Is ``d`` a value another part of the round (caption, user, reply) already reported under
+    another label? Same unit and value, different part: "61 % in range" and "time in range 61 %"."""
+    part = d.source.split("[", 1)[0]
+    return any(
+        resolver.known[o.attribute].dimension == d.dimension and o.source.split("[", 1)[0] != part
+        and _same_value(o, d, resolver.known[o.attribute])
+        for o in out.values()
+    )
+
+
+def _same_value(obs: ObservationRecord, d: Draft, known: Known) -> bool:
+    if d.value_num is None or obs.value_num is None:
+        return (d.value_text or "").strip().lower() == (obs.value_text or "").strip().lower()
+    return math.isclose(_observation(obs.memory_id, None, d, known.name, known).value_num or 0.0, obs.value_num,
+                        rel_tol=0.02, abs_tol=1e-6)
+
+
+def _as_duration(d: Draft) -> Draft:
+    """"Time 44 min" is a duration, not the round's time: keep it out of the context names."""
+    if d.attribute in DEFAULT_CONTEXT_ATTRIBUTES and d.dimension == "duration":
+        return dataclasses.replace(d, attribute="duration")
+    return d
+
+
+def _observation(memory_id: str, rnd: Round | None, d: Draft, name: str, known: Known) -> ObservationRecord:
+    value_num, unit = d.value_num, d.unit
+    if value_num is not None and d.unit and known.unit and d.unit != known.unit:
+        try:
+            value_num, unit = convert(value_num, d.unit, known.unit), known.unit
+        except ValueError:
+            pass
+    return ObservationRecord(
+        memory_id=memory_id, round_id=rnd.round_id if rnd else "", attribute=name, value_num=value_num,
+        value_text=d.value_text[:MAX_VALUE_CHARS] if d.value_text else None, unit=unit,
+        raw=d.raw[:MAX_VALUE_CHARS * 2], source=d.source[:300],
+        observed_at=datetime(d.observed_at.year, d.observed_at.month, d.observed_at.day) if d.observed_at else None,
+    )
+
+
+def _model_extract(ctx: Context, rnd: Round, ocr: dict[str, str], known: list[str]) -> tuple[list[Draft], dict[str, Any], bool]:
+    """One structured call per round; an unusable answer keeps the round with no observations."""
+    images = "\n".join(
+        f"IMAGE {im.image_id}: caption: {im.caption or '-'}" + (f"; text in image: {ocr[im.image_id]}" if im.image_id in ocr else "")
+        for im in rnd.images
+    )
+    text = EXTRACT_USER.format(time=rnd.timestamp.isoformat() if rnd.timestamp else "unknown", known=", ".join(known[:200]) or "none",
+                               user=rnd.user_text, assistant=rnd.assistant_text, images=images, metadata=rnd.metadata or "none")
+    content: list[dict[str, Any]] = [{"type": "text", "text": text}]
+    for im in rnd.images:
+        blob = _image_bytes(im)
+        if blob is not None:
+            content.append({"type": "image_url", "image_url": {"url": "data:image/png;base64," + base64.b64encode(blob).decode()}})
+    messages = [("system", EXTRACT_SYSTEM), {"role": "user", "content": content if len(content) > 1 else text}]
+    try:
+        out, entry = invoke(ctx, "extractor", "extract_attributes", messages, schema=ExtractionOut)
+    except ModelOutputError as exc:
+        log.warning("round %s: extractor output unusable after retries; round kept without observations", rnd.round_id)
+        return [], exc.cost.to_dict(), False
+    return [d for d in (_draft_from_model(o, rnd) for o in out.observations) if d is not None], entry.to_dict(), True
+
+
+def _image_bytes(im: Any) -> bytes | None:
+    if im.data:
+        return im.data
+    if im.path and Path(im.path).is_file():
+        return Path(im.path).read_bytes()
+    return None
+
+
+def _draft_from_model(o: ExtractedObservation, rnd: Round) -> Draft | None:
+    """Validate one model observation: a clean name, a bounded value, a provenance that exists."""
+    name = snake_case(o.attribute)
+    if not name:
+        return None
+    value_num: float | None = None
+    value_text: str | None = None
+    unit = canonical_unit(o.unit) if o.unit else None
+    if isinstance(o.value, (int, float)) and not isinstance(o.value, bool):
+        value_num = float(o.value)
+    else:
+        q = parse_quantity(str(o.value))
+        if q is not None:
+            value_num, unit = q.value, q.unit or unit
+        else:
+            value_text = str(o.value).strip()[:MAX_VALUE_CHARS] or None
+    if value_num is None and value_text is None:
+        return None
+    return Draft(attribute=name, value_num=value_num, value_text=value_text, unit=unit, dimension=dimension_of(unit),
+                 raw=(o.evidence or str(o.value))[:MAX_VALUE_CHARS * 2], source=_provenance(o, rnd), observed_at=o.observed_date)
+
+
+def _provenance(o: ExtractedObservation, rnd: Round) -> str:
+    """Locate the model's evidence in the round; an unverifiable source is named coarsely."""
+    fields = {"user": ("user_text", rnd.user_text), "assistant": ("assistant_text", rnd.assistant_text)}
+    for im in rnd.images:
+        fields[f"image:{im.image_id}"] = (f"image:{im.image_id}", im.caption or "")
+    label, text = fields.get(o.source, ("user_text", rnd.user_text))
+    if o.evidence and text:
+        at = text.find(o.evidence)
+        if at >= 0:
+            return f"{label}[{at}:{at + len(o.evidence)}]"
+    return label if o.source in fields else "round"
+
+
+# -- steps 3-5: mine patterns, update schemas, materialize tables ------------------------------
+
+
+def column_of(attribute: str) -> str:
+    """Column name of an attribute; the system column names stay reserved."""
+    return f"{attribute}_value"[:48] if attribute in SYSTEM_COLUMNS else attribute
+
+
+def matches(attributes: frozenset[str], schema: frozenset[str], ratio: float) -> bool:
+    """Does a round with these attributes hold a record of this schema?
+
+    Not strict containment: a schema grown by evolution keeps its older rows (the new column is
+    NULL there), and a record missing one optional field is still a record.
+    """
+    return bool(schema) and len(attributes & schema) / len(schema) >= ratio
+
+
+def induce_tables(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
+    """Count each pending round's attribute set, update schemas, and write table rows."""
+    ctx = Context.coerce(runtime)
+    if not ctx.use_analytic:
+        return {}
+    memory_id, pending = state["memory_id"], state.get("pending") or []
+    b = backends(ctx)
+    counts = defaultdict(int)
+    entries: list[dict[str, Any]] = []
+    with timed("induce_tables") as cost:
+        if pending:
+            run = _Induction(ctx, b, memory_id, entries)
+            for rnd in b.sql.get_rounds(memory_id, pending):
+                for key, n in run.add_round(rnd).items():
+                    counts[key] += n
+    return {"stored": dict(counts), "cost": [cost.to_dict(), *entries]}
+
+
+class _Induction:
+    """One pass of induction over a batch, holding the support index and the active schemas."""
+
+    def __init__(self, ctx: Context, b: Backends, memory_id: str, entries: list[dict[str, Any]]) -> None:
+        self.ctx, self.b, self.sql, self.memory_id, self.entries = ctx, b, b.sql, memory_id, entries
+        self.index = SupportIndex(self.sql.attribute_sets(memory_id))
+        self.active: dict[frozenset[str], str] = {
+            frozenset(s.attributes): s.table_name for s in self.sql.schemas(memory_id) if s.table_name
+        }
+        self.context = DEFAULT_CONTEXT_ATTRIBUTES
+
+    def add_round(self, rnd: Round) -> dict[str, int]:
+        obs = self.sql.observations(self.memory_id, [rnd.round_id])
+        attrs = frozenset(o.attribute for o in obs)
+        old = self.sql.count_round_attributes(self.memory_id, rnd.round_id, sorted(attrs))
+        if old is None or frozenset(old) != attrs:
+            if old is not None:
+                self.index.add(old, by=-1)
+            self.index.add(attrs)
+        counts = {"schemas_discovered": 0, "schemas_evolved": 0, "table_rows": 0}
+        if attrs - self.context:
+            update = update_schemas(self.index, list(self.active), attrs, theta_s=self.ctx.theta_support,
+                                    theta_a=self.ctx.theta_all_conf, theta_e=self.ctx.theta_ext_conf,
+                                    context_attributes=self.context)
+            for old_schema, new_schema in update.evolved:
+                counts["table_rows"] += self._evolve(old_schema, new_schema)
+                counts["schemas_evolved"] += 1
+            for schema in update.discovered:
+                counts["table_rows"] += self._discover(schema)
+                counts["schemas_discovered"] += 1
+        counts["table_rows"] += self._write_round(rnd, attrs, obs)
+        return counts
+
+    # -- schema changes ------------------------------------------------------------------
+
+    def _discover(self, schema: frozenset[str]) -> int:
+        taken = {t.name for t in self.sql.tables(self.memory_id)}
+        desc = self._describe(schema, taken)
+        columns = [ColumnSpec(column_of(a), desc.types.get(a, "float"), self._unit(a)) for a in sorted(schema)]
+        self.sql.create_table(self.memory_id, desc.name, columns, description=desc.description, schema_key="|".join(sorted(schema)))
+        self.sql.put_schema(self.memory_id, sorted(schema), support=self.index.support(schema), table_name=desc.name)
+        self.active[schema] = desc.name
+        return self._backfill(schema, desc.name)
+
+    def _evolve(self, old: frozenset[str], new: frozenset[str]) -> int:
+        table = self.active.pop(old)
+        self.sql.put_schema(self.memory_id, sorted(old), support=self.index.support(old), status="evolved")
+        added = sorted(new - old)
+        types = self._types(added)
+        self.sql.add_columns(self.memory_id, table, [ColumnSpec(column_of(a), types[a], self._unit(a)) for a in added])
+        self.sql.put_schema(self.memory_id, sorted(new), support=self.index.support(new), table_name=table)
+        self.active[new] = table
+        return self._backfill(new, table)
+
+    def _describe(self, schema: frozenset[str], taken: set[str]) -> TableDescription:
+        samples = self._samples(schema)
+        rounds = self.index.support(schema)
+        first = self._first_seen(schema)
+        rules = describe_table(samples, taken, first, rounds)
+        if self.ctx.describer == "rules":
+            return rules
+        return self._model_describe(samples, taken, rules)
+
+    def _model_describe(self, samples: list[ColumnSample], taken: set[str], fallback: TableDescription) -> TableDescription:
+        columns = "\n".join(f"- {s.name}" + (f" [{s.unit}]" if s.unit else "") + f": {s.values[:5]}" for s in samples)
+        messages = [("system", DESCRIBE_TABLE_SYSTEM), ("human", DESCRIBE_TABLE_USER.format(columns=columns, examples="-"))]
+        try:
+            out, entry = invoke(self.ctx, "describer", "induce_tables", messages, schema=DescribeOut)
+        except ModelOutputError as exc:
+            self.entries.append(exc.cost.to_dict())
+            return fallback
+        self.entries.append(entry.to_dict())
+        return validate_description(out, {s.name for s in samples}, taken, fallback)
+
+    def _samples(self, schema: frozenset[str]) -> list[ColumnSample]:
+        obs = self.sql.observations(self.memory_id, attributes=sorted(schema))
+        values: dict[str, list[float | str]] = defaultdict(list)
+        for o in obs[-200:]:
+            v = o.value_num if o.value_num is not None else o.value_text
+            if v is not None and len(values[o.attribute]) < 20:
+                values[o.attribute].append(v)
+        return [ColumnSample(a, self._unit(a), values.get(a, []), self.index.single_support(a)) for a in sorted(schema)]
+
+    def _types(self, attrs: Sequence[str]) -> dict[str, str]:
+        samples = {s.name: s for s in self._samples(frozenset(attrs))}
+        return {a: infer_type(samples[a].values) if a in samples else "float" for a in attrs}
+
+    def _unit(self, attribute: str) -> str | None:
+        if not hasattr(self, "_units"):
+            self._units = {a.name: a.unit for a in self.sql.attributes(self.memory_id)}
+        if attribute not in self._units:
+            self._units = {a.name: a.unit for a in self.sql.attributes(self.memory_id)}
+        return self._units.get(attribute)
+
+    def _first_seen(self, schema: frozenset[str]) -> str | None:
+        for rid, (attrs, _order, ts) in self.sql.round_attributes(self.memory_id).items():
+            if matches(attrs, schema, self.ctx.table_match_ratio):
+                return ts.date().isoformat() if ts else None
+        return None
+
+    # -- rows ------------------------------------------------------------------------------
+
+    def _backfill(self, schema: frozenset[str], table: str) -> int:
+        """(Re-)materialize one row per earlier round that holds a record of the schema."""
+        rounds = {rid: (order, ts) for rid, (attrs, order, ts) in self.sql.round_attributes(self.memory_id).items()
+                  if matches(attrs, schema, self.ctx.table_match_ratio)}
+        if not rounds:
+            return 0
+        by_round: dict[str, list[ObservationRecord]] = defaultdict(list)
+        for o in self.sql.observations(self.memory_id, list(rounds), attributes=sorted(schema)):
+            by_round[o.round_id].append(o)
+        rows = [self._row(rid, order, ts, by_round[rid], schema) for rid, (order, ts) in rounds.items()]
+        return self._upsert(table, rows)
+
+    def _write_round(self, rnd: Round, attrs: frozenset[str], obs: list[ObservationRecord]) -> int:
+        written = 0
+        for schema, table in self.active.items():
+            if matches(attrs, schema, self.ctx.table_match_ratio):
+                written += self._upsert(table, [self._row(rnd.round_id, rnd.order, rnd.timestamp, obs, schema)])
+            else:  # an updated round that no longer holds this record
+                self.sql.delete_rows(self.memory_id, table, [rnd.round_id])
+        return written
+
+    def _row(self, round_id: str, order: int | None, ts: datetime | None, obs: list[ObservationRecord], schema: frozenset[str]) -> dict[str, Any]:
+        row: dict[str, Any] = {"source": round_id, "order": order, "time": ts, "observed_at": None}
+        for o in obs:
+            if o.attribute in schema:
+                row[column_of(o.attribute)] = o.value_num if o.value_num is not None else o.value_text
+                row["observed_at"] = row["observed_at"] or o.observed_at
+        return row
+
+    def _upsert(self, table: str, rows: list[dict[str, Any]]) -> int:
+        """Write rows; a cell that cannot take its column's type is left empty, not fatal."""
+        try:
+            return self.sql.upsert_rows(self.memory_id, table, rows)
+        except StoreError:
+            info = self.sql.table(self.memory_id, table)
+            assert info is not None
+            types = {c.name: c.type for c in info.columns}
+            clean = []
+            for row in rows:
+                fixed = dict(row)
+                for key, value in row.items():
+                    if key in types and value is not None and not _castable(value, types[key], key):
+                        fixed[key] = None
+                clean.append(fixed)
+            return self.sql.upsert_rows(self.memory_id, table, clean)
+
+
+def _castable(value: Any, ctype: str, column: str) -> bool:
+    from adamm.stores.sql import cast_value
+
+    try:
+        cast_value(value, ctype, column)
+        return True
+    except StoreError:
+        return False
+
+
+# -- describer output validation ---------------------------------------------------------------
+
+
+class DescribedColumn(BaseModel):
+    name: str = Field(max_length=64)
+    type: str = Field(max_length=16)
+
+
+class DescribeOut(BaseModel):
+    """The describer model's answer for a discovered schema."""
+
+    name: str = Field(max_length=64)
+    description: str = Field(max_length=600)
+    columns: list[DescribedColumn] = Field(default_factory=list, max_length=100)
+
+
+def validate_description(out: DescribeOut, attributes: set[str], taken: set[str], fallback: TableDescription) -> TableDescription:
+    """Keep what the model got right; anything invalid falls back to the rules description."""
+    name = snake_case(out.name)[:40]
+    try:
+        check_identifier(name, "table name")
+    except (StoreError, ValidationError):
+        name = fallback.name
+    if name in taken:
+        name = fallback.name
+    types = dict(fallback.types)
+    for col in out.columns:
+        # The data decides numeric vs text (a wrong guess would empty the column); within text
+        # the model may say a column holds dates.
+        if col.name in attributes and fallback.types.get(col.name) == "text" and col.type == "datetime":
+            types[col.name] = "datetime"
+    description = " ".join(out.description.split()) or fallback.description
+    return TableDescription(name, description, types)

@@ -1,0 +1,1 @@
+"""The built-in offline (`rules`) implementations of the model roles."""

@@ -1,0 +1,62 @@
+"""The ``rules`` describer: names, descriptions and column types of discovered tables.
+
+A table is named after the word its attribute names share most (``total_sleep``,
+``deep_sleep``, ``sleep_score`` -> ``sleep_log``); with no shared word, after its most
+frequently observed attribute. Types come from the sampled values: all numbers -> float, else
+text. The description says what a row holds, with units, so planners (and people) can pick the
+table from its metadata alone.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from adamm.stores.attributes import QUALIFIERS
+
+#: Words too generic to name a table after.
+GENERIC = QUALIFIERS | {"score", "count", "rate", "time", "value", "amount", "number", "level", "of", "in", "per", "min", "max"}
+
+
+@dataclass
+class ColumnSample:
+    name: str
+    unit: str | None
+    values: list[float | str]  # sampled values (numbers or texts)
+    observations: int
+
+
+@dataclass
+class TableDescription:
+    name: str
+    description: str
+    types: dict[str, str]  # column -> float | int | text | datetime
+
+
+def infer_type(values: Sequence[float | str]) -> str:
+    numeric = [v for v in values if isinstance(v, (int, float)) and not isinstance(v, bool)]
+    return "float" if values and len(numeric) == len(values) else "text"
+
+
+def table_name(columns: Sequence[ColumnSample], taken: set[str]) -> str:
+    words = Counter(w for c in columns for w in set(c.name.split("_")) if w not in GENERIC and not w.isdigit())
+    shared = [w for w, n in words.most_common() if n >= 2]
+    if shared:
+        base = shared[0]
+    else:
+        top = max(columns, key=lambda c: (c.observations, c.name))
+        base = next((w for w in top.name.split("_") if w not in GENERIC), top.name.split("_")[0])
+    base = (base if base[0].isalpha() else f"t_{base}")[:36] + "_log"
+    name, i = base, 2
+    while name in taken:
+        name, i = f"{base}_{i}", i + 1
+    return name
+
+
+def describe_table(columns: Sequence[ColumnSample], taken: set[str], first_seen: str | None, rounds: int) -> TableDescription:
+    name = table_name(columns, taken)
+    parts = [c.name.replace("_", " ") + (f" ({c.unit})" if c.unit else "") for c in columns]
+    since = f" since {first_seen}" if first_seen else ""
+    description = f"One row per logged record of {', '.join(parts)}; {rounds} records{since}."
+    return TableDescription(name, description, {c.name: infer_type(c.values) for c in columns})
