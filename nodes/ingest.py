@@ -88,9 +88,10 @@ def index_rounds(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any
         pending = state.get("pending") or []
         b = backends(ctx)
         rounds = b.sql.get_rounds(memory_id, pending) if pending else []
-        units = [round_unit(r) for r in rounds]
-        n = b.units.add(memory_id, ROUNDS_SPACE, units)
-        visual = index_images(b, memory_id, rounds)
+        n = visual = 0
+        if ctx.use_retrieval:  # the no-retrieval ablation keeps rounds out of the vector index
+            n = b.units.add(memory_id, ROUNDS_SPACE, [round_unit(r) for r in rounds])
+            visual = index_images(b, memory_id, rounds)
         b.sql.mark_derived(memory_id, [r.round_id for r in rounds])
     return {"stored": {"units_indexed": n, "images_embedded": visual}, "cost": [cost.to_dict()]}
 

@@ -1,0 +1,159 @@
+"""Analytic memory end to end: a recurring dashboard history becomes one table per record type,
+and the tools answer exact questions that the test computes independently from the ground truth.
+"""
+
+from __future__ import annotations
+
+import statistics
+from datetime import date
+
+import pytest
+
+from adamm.cli import table_documents
+from adamm.devset import default_domains, generate, rows
+from adamm.devset_score import score
+from adamm.graphs.ingest import graph as ingest
+from adamm.nodes.backends import backends
+from adamm.nodes.context import Context
+from adamm.stores import analytic
+from adamm.stores.mining import SupportIndex
+from adamm.stores.quantities import convert
+
+MEMORY = "dash"
+
+
+def ingest_all(ctx: Context, rounds, memory: str = MEMORY, batch: int = 40) -> dict[str, int]:
+    totals: dict[str, int] = {}
+    for start in range(0, len(rounds), batch):
+        chunk = [r.model_dump(mode="json") for r in rounds[start:start + batch]]
+        out = ingest.invoke({"memory_id": memory, "rounds": chunk}, context=ctx)
+        for k, v in out["stored"].items():
+            totals[k] = totals.get(k, 0) + v
+    return totals
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory):
+    """Seed 0, 60 days, all five record types, ingested once for the module."""
+    import os
+
+    from adamm.nodes.backends import reset_backends
+
+    home = tmp_path_factory.mktemp("analytic-home")
+    old = os.environ.get("ADAMM_HOME")
+    os.environ["ADAMM_HOME"] = str(home)
+    reset_backends()
+    ctx = Context(use_retrieval=False)
+    devset = generate(seed=0, days=60)
+    stored = ingest_all(ctx, devset.rounds)
+    yield ctx, devset, stored, score(devset, table_documents(ctx, MEMORY))
+    reset_backends()
+    if old is None:
+        os.environ.pop("ADAMM_HOME", None)
+    else:
+        os.environ["ADAMM_HOME"] = old
+
+
+def test_one_table_per_record_type_nothing_lost(built) -> None:
+    ctx, devset, stored, result = built
+    assert stored["rounds_added"] == len(devset.rounds)
+    assert result.tables == 5 and result.spurious_tables == []
+    assert result.rows_lost == 0
+    for d in result.domains:
+        assert d.tables_holding_records == 1, d
+        assert d.foreign_rows == 0, d
+        assert d.date_accuracy == 1.0, d
+        # every field of the record type became a column (hrv starts mid-history, see below)
+        expected_fields = {f.name for f in devset.domain(d.domain).fields if f.name != "hrv"}
+        assert {f for f, col in d.fields.items() if col and f in expected_fields} == expected_fields, d
+        # sleep: the hrv cells have no column yet (cumulative ext-conf stays below θe)
+        assert d.cell_accuracy >= (0.85 if d.domain == "sleep" else 0.9), d
+    # no table was created twice for one schema
+    names = [t["name"] for t in table_documents(ctx, MEMORY)]
+    assert len(names) == len(set(names))
+
+
+def _table_and_columns(built, domain: str) -> tuple[str, dict[str, str]]:
+    _, _, _, result = built
+    d = next(x for x in result.domains if x.domain == domain)
+    return d.table, {f: c for f, c in d.fields.items() if c}
+
+
+def test_tools_answer_exact_questions(built) -> None:
+    ctx, devset, _, _ = built
+    sql = backends(ctx).sql
+    table, cols = _table_and_columns(built, "sleep")
+    unit = sql.table(MEMORY, table).columns[[c.name for c in sql.table(MEMORY, table).columns].index(cols["total_sleep"])].unit
+    truth = rows(devset, "sleep")
+
+    # average total sleep over the first half of March (observed dates, not round dates)
+    lo, hi = date(2025, 3, 3), date(2025, 3, 16)
+    window = [r["total_sleep"] for r in truth if lo <= r["day"] <= hi]
+    avg = analytic.compute(sql, MEMORY, table, cols["total_sleep"], "avg",
+                           [{"column": "date", "op": "between", "value": [lo.isoformat(), hi.isoformat()]}])
+    assert avg.matched == len(window)
+    assert convert(avg.value, unit, "h") == pytest.approx(statistics.mean(window), abs=0.01)
+
+    # how many nights had a sleep score of at least 80
+    n = analytic.compute(sql, MEMORY, table, cols["sleep_score"], "count",
+                         [{"column": cols["sleep_score"], "op": ">=", "value": 80}])
+    assert n.value == sum(1 for r in truth if r["sleep_score"] >= 80)
+
+    # the worst resting heart rate and the day it happened
+    top = analytic.rank(sql, MEMORY, table, cols["resting_heart_rate"], "desc", result_budget=1)
+    worst = max(r["resting_heart_rate"] for r in truth)
+    assert top.rows[0][cols["resting_heart_rate"]] == worst
+    assert top.rows[0]["date"].date().isoformat() in {r["day"].isoformat() for r in truth if r["resting_heart_rate"] == worst}
+
+    # the latest logged amount spent
+    etable, ecols = _table_and_columns(built, "expenses")
+    last = analytic.compute(sql, MEMORY, etable, ecols["amount"], "last")
+    assert last.value == pytest.approx(rows(devset, "expenses")[-1]["amount"])
+    # total spent on groceries
+    groceries = analytic.compute(sql, MEMORY, etable, ecols["amount"], "sum",
+                                 [{"column": ecols["category"], "op": "=", "value": "groceries"}])
+    expected = sum(r["amount"] for r in rows(devset, "expenses") if r["category"] == "groceries")
+    assert groceries.value == pytest.approx(expected, abs=0.01)
+    # provenance: every contributing row names its round
+    assert set(groceries.sources) <= {r["round_id"] for r in rows(devset, "expenses")}
+
+
+def test_reingest_changes_nothing(built) -> None:
+    ctx, devset, _, _ = built
+    sql = backends(ctx).sql
+    before = {t["name"]: len(t["rows"]) for t in table_documents(ctx, MEMORY)}
+    sets_before = sorted((sorted(s), n) for s, n in sql.attribute_sets(MEMORY))
+    again = ingest_all(ctx, devset.rounds[:50])
+    assert again["rounds_unchanged"] == 50 and again.get("table_rows", 0) == 0
+    assert {t["name"]: len(t["rows"]) for t in table_documents(ctx, MEMORY)} == before
+    assert sorted((sorted(s), n) for s, n in sql.attribute_sets(MEMORY)) == sets_before
+
+
+def test_field_appearing_mid_history_becomes_a_column_when_ext_conf_reaches_theta_e(home) -> None:
+    """hrv is logged from the 9th sleep record on: the sleep table gains an hrv column at the
+    first round where ext-conf(sleep ∪ {hrv} | sleep) ≥ 0.8, not one round before."""
+    sleep = next(d for d in default_domains(days=60, hrv_from=0.15) if d.name == "sleep")
+    devset = generate(seed=3, days=60, domains=(sleep,), chatter_per_day=0.2)
+    ctx = Context(use_retrieval=False)
+    sql = backends(ctx).sql
+    index = SupportIndex()
+    truth = {t.round_id: t for t in devset.truth}
+    grew_at = expected_at = None
+    for i, rnd in enumerate(devset.rounds):
+        ingest.invoke({"memory_id": MEMORY, "rounds": [rnd.model_dump(mode="json")]}, context=ctx)
+        if rnd.round_id in truth:
+            index.add(truth[rnd.round_id].values)
+        base = {"total_sleep", "deep_sleep", "resting_heart_rate", "sleep_score"}
+        if expected_at is None and index.support(base) >= 4 and index.support(base | {"hrv"}) / index.support(base) >= 0.8:
+            expected_at = i
+        tables = sql.tables(MEMORY)
+        if grew_at is None and any(len(t.column_names) == 5 for t in tables):
+            grew_at = i
+    assert expected_at is not None
+    assert grew_at == expected_at
+    assert len(sql.tables(MEMORY)) == 1  # evolved in place, never forked
+    table = sql.tables(MEMORY)[0]
+    rows_ = sql.select_rows(MEMORY, table.name)
+    assert len(rows_) == len(devset.truth)  # early rows kept, with hrv empty
+    (hrv,) = [c for c in table.column_names if any(k in c for k in ("hrv", "variability"))]
+    assert sum(r[hrv] is not None for r in rows_) == sum("hrv" in t.values for t in devset.truth)
