@@ -31,7 +31,12 @@ def main() -> int:
     from adamm.nodes.context import Context
     from adamm.nodes.cost import summarize
 
+    from adamm.nodes.backends import backends
+
     ctx = Context(use_retrieval=False)
+    t = time.perf_counter()
+    backends(ctx).text_encoder.encode(["warm up"])  # attribute names may need embeddings: load once
+    print(f"model load (s)      {time.perf_counter() - t:.2f}  (not counted below)")
     devset = generate(seed=args.seed, days=args.days)
     payload = [r.model_dump(mode="json") for r in devset.rounds]
     cost: list[dict] = []

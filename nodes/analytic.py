@@ -36,7 +36,7 @@ from adamm.nodes.rules.extractor import Draft, extract_round
 from adamm.nodes.state import IngestState
 from adamm.prompts.describe import DESCRIBE_TABLE_SYSTEM, DESCRIBE_TABLE_USER
 from adamm.prompts.extract import EXTRACT_SYSTEM, EXTRACT_USER
-from adamm.stores.attributes import AttributeResolver, Known, is_attribute_name
+from adamm.stores.attributes import AttributeResolver, Known, consolidation, is_attribute_name
 from adamm.stores.mining import DEFAULT_CONTEXT_ATTRIBUTES, SupportIndex, update_schemas
 from adamm.stores.quantities import canonical_unit, convert, dimension_of, parse_quantity, snake_case
 from adamm.stores.records import Round
@@ -91,8 +91,41 @@ def extract_attributes(state: IngestState, runtime: Runtime[Context]) -> dict[st
                 failures += 0 if ok else 1
             records.extend(canonicalize(b.sql, memory_id, resolver, rnd, drafts))
         b.sql.add_observations(memory_id, records, round_ids=[r.round_id for r in rounds])
-    return {"stored": {"observations": len(records), "extraction_failures": failures},
+        merged = consolidate_attributes(b.sql, memory_id, rounds)
+    return {"stored": {"observations": len(records), "extraction_failures": failures, "attributes_merged": merged},
             "cost": [cost.to_dict(), *entries]}
+
+
+def consolidate_attributes(sql: SqlStore, memory_id: str, rounds: Sequence[Round]) -> int:
+    """Merge attributes that turned out to be one quantity under two labels (see
+    ``stores.attributes.consolidation``); columns of existing tables are never merged away."""
+    known = [Known(a.name, a.unit, a.dimension, a.kind) for a in sql.attributes(memory_id)]
+    if len(known) < 2:
+        return 0
+    # The batch's rounds are counted by induce_tables, after this: include them here.
+    sets = sql.attribute_sets(memory_id)
+    counted = sql.counted_attributes(memory_id, [r.round_id for r in rounds])
+    fresh: dict[str, set[str]] = defaultdict(set)
+    for o in sql.observations(memory_id, [r.round_id for r in rounds]):
+        fresh[o.round_id].add(o.attribute)
+    sets = sets + [(frozenset(a), 1) for rid, a in fresh.items() if counted.get(rid) is None]
+    frozen = frozenset(a for s in sql.schemas(memory_id) for a in s.attributes)
+    plan = consolidation(known, sets, frozen=frozen)
+    units = {k.name: k.unit for k in known}
+    for source, target in plan.items():
+        while target in plan:  # chains: a -> b -> c
+            target = plan[target]
+
+        def to_target(value: float, unit: str | None, _t: str = target) -> float:
+            if unit and units[_t] and unit != units[_t]:
+                try:
+                    return convert(value, unit, units[_t])
+                except ValueError:
+                    return value
+            return value
+
+        sql.merge_attribute(memory_id, source, target, to_target)
+    return len(plan)
 
 
 def _resolver(b: Backends, memory_id: str, threshold: float) -> AttributeResolver:
@@ -114,6 +147,8 @@ def canonicalize(sql: SqlStore, memory_id: str, resolver: AttributeResolver, rnd
     out: dict[str, ObservationRecord] = {}
     for d in usable:
         kind = "text" if d.value_num is None else "float"
+        if d.value_num is not None and _echo(out, d, resolver):
+            continue  # a value another part of the round already gave (a reply restating a caption)
         name = resolver.resolve(d.attribute, d.dimension, frozenset(out))
         if name in out:
             if _same_value(out[name], d, resolver.known[name]):
@@ -264,36 +299,55 @@ def induce_tables(state: IngestState, runtime: Runtime[Context]) -> dict[str, An
         return {}
     memory_id, pending = state["memory_id"], state.get("pending") or []
     b = backends(ctx)
-    counts = defaultdict(int)
+    counts: dict[str, int] = defaultdict(int)
     entries: list[dict[str, Any]] = []
     with timed("induce_tables") as cost:
         if pending:
-            run = _Induction(ctx, b, memory_id, entries)
+            run = _Induction(ctx, b, memory_id, entries, pending)
             for rnd in b.sql.get_rounds(memory_id, pending):
                 for key, n in run.add_round(rnd).items():
                     counts[key] += n
+            counts["table_rows"] += run.flush()
     return {"stored": dict(counts), "cost": [cost.to_dict(), *entries]}
 
 
 class _Induction:
-    """One pass of induction over a batch, holding the support index and the active schemas."""
+    """One pass of induction over a batch of rounds, in history order.
 
-    def __init__(self, ctx: Context, b: Backends, memory_id: str, entries: list[dict[str, Any]]) -> None:
+    Supports, schemas and discoveries are decided round by round in memory (the support index
+    is exact at every step); the batch's own writes - attribute-set counts and table rows - are
+    collected and flushed together, so a batch costs a handful of transactions, not several per
+    round. Back-fills of tables discovered mid-batch see the batch's earlier rounds through
+    ``self.batch_attrs``.
+    """
+
+    def __init__(self, ctx: Context, b: Backends, memory_id: str, entries: list[dict[str, Any]], pending: Sequence[str]) -> None:
         self.ctx, self.b, self.sql, self.memory_id, self.entries = ctx, b, b.sql, memory_id, entries
         self.index = SupportIndex(self.sql.attribute_sets(memory_id))
         self.active: dict[frozenset[str], str] = {
             frozenset(s.attributes): s.table_name for s in self.sql.schemas(memory_id) if s.table_name
         }
         self.context = DEFAULT_CONTEXT_ATTRIBUTES
+        self.obs: dict[str, list[ObservationRecord]] = defaultdict(list)
+        for o in self.sql.observations(memory_id, list(pending)):
+            self.obs[o.round_id].append(o)
+        self.counted = self.sql.counted_attributes(memory_id, list(pending))
+        self.batch_attrs: dict[str, tuple[frozenset[str], int | None, datetime | None]] = {}
+        self.changes: list[tuple[str, list[str]]] = []
+        self.rows: dict[str, dict[str, dict[str, Any]]] = defaultdict(dict)  # table -> source -> row
+        self.deletes: dict[str, list[str]] = defaultdict(list)
+        self._units: dict[str, str | None] | None = None
 
     def add_round(self, rnd: Round) -> dict[str, int]:
-        obs = self.sql.observations(self.memory_id, [rnd.round_id])
+        obs = self.obs.get(rnd.round_id, [])
         attrs = frozenset(o.attribute for o in obs)
-        old = self.sql.count_round_attributes(self.memory_id, rnd.round_id, sorted(attrs))
-        if old is None or frozenset(old) != attrs:
+        old = self.counted.get(rnd.round_id)
+        if old != attrs:
             if old is not None:
                 self.index.add(old, by=-1)
             self.index.add(attrs)
+            self.changes.append((rnd.round_id, sorted(attrs)))
+        self.batch_attrs[rnd.round_id] = (attrs, rnd.order, rnd.timestamp)
         counts = {"schemas_discovered": 0, "schemas_evolved": 0, "table_rows": 0}
         if attrs - self.context:
             update = update_schemas(self.index, list(self.active), attrs, theta_s=self.ctx.theta_support,
@@ -305,8 +359,23 @@ class _Induction:
             for schema in update.discovered:
                 counts["table_rows"] += self._discover(schema)
                 counts["schemas_discovered"] += 1
-        counts["table_rows"] += self._write_round(rnd, attrs, obs)
+        for schema, table in self.active.items():
+            if matches(attrs, schema, self.ctx.table_match_ratio):
+                self.rows[table][rnd.round_id] = self._row(rnd.round_id, rnd.order, rnd.timestamp, obs, schema)
+            elif old is not None and old != attrs:  # an updated round that no longer holds this record
+                self.rows[table].pop(rnd.round_id, None)
+                self.deletes[table].append(rnd.round_id)
         return counts
+
+    def flush(self) -> int:
+        """Write the batch's counts and rows: one transaction for counts, one statement per table."""
+        self.sql.count_round_attributes_many(self.memory_id, self.changes)
+        written = 0
+        for table, sources in self.deletes.items():
+            self.sql.delete_rows(self.memory_id, table, sources)
+        for table, rows in self.rows.items():
+            written += self._upsert(table, list(rows.values()))
+        return written
 
     # -- schema changes ------------------------------------------------------------------
 
@@ -363,23 +432,25 @@ class _Induction:
         return {a: infer_type(samples[a].values) if a in samples else "float" for a in attrs}
 
     def _unit(self, attribute: str) -> str | None:
-        if not hasattr(self, "_units"):
-            self._units = {a.name: a.unit for a in self.sql.attributes(self.memory_id)}
-        if attribute not in self._units:
+        if self._units is None or attribute not in self._units:
             self._units = {a.name: a.unit for a in self.sql.attributes(self.memory_id)}
         return self._units.get(attribute)
 
     def _first_seen(self, schema: frozenset[str]) -> str | None:
-        for rid, (attrs, _order, ts) in self.sql.round_attributes(self.memory_id).items():
+        for rid, (attrs, _order, ts) in sorted(self._history().items(), key=lambda kv: kv[1][1] or 0):
             if matches(attrs, schema, self.ctx.table_match_ratio):
                 return ts.date().isoformat() if ts else None
         return None
 
     # -- rows ------------------------------------------------------------------------------
 
+    def _history(self) -> dict[str, tuple[frozenset[str], int | None, datetime | None]]:
+        """Every counted round's attribute set, the batch's own rounds as decided so far."""
+        return {**self.sql.round_attributes(self.memory_id), **self.batch_attrs}
+
     def _backfill(self, schema: frozenset[str], table: str) -> int:
         """(Re-)materialize one row per earlier round that holds a record of the schema."""
-        rounds = {rid: (order, ts) for rid, (attrs, order, ts) in self.sql.round_attributes(self.memory_id).items()
+        rounds = {rid: (order, ts) for rid, (attrs, order, ts) in self._history().items()
                   if matches(attrs, schema, self.ctx.table_match_ratio)}
         if not rounds:
             return 0
@@ -387,16 +458,8 @@ class _Induction:
         for o in self.sql.observations(self.memory_id, list(rounds), attributes=sorted(schema)):
             by_round[o.round_id].append(o)
         rows = [self._row(rid, order, ts, by_round[rid], schema) for rid, (order, ts) in rounds.items()]
-        return self._upsert(table, rows)
-
-    def _write_round(self, rnd: Round, attrs: frozenset[str], obs: list[ObservationRecord]) -> int:
-        written = 0
-        for schema, table in self.active.items():
-            if matches(attrs, schema, self.ctx.table_match_ratio):
-                written += self._upsert(table, [self._row(rnd.round_id, rnd.order, rnd.timestamp, obs, schema)])
-            else:  # an updated round that no longer holds this record
-                self.sql.delete_rows(self.memory_id, table, [rnd.round_id])
-        return written
+        self.rows[table].update({r["source"]: r for r in rows if r["source"] in self.batch_attrs})
+        return self._upsert(table, [r for r in rows if r["source"] not in self.batch_attrs])
 
     def _row(self, round_id: str, order: int | None, ts: datetime | None, obs: list[ObservationRecord], schema: frozenset[str]) -> dict[str, Any]:
         row: dict[str, Any] = {"source": round_id, "order": order, "time": ts, "observed_at": None}

@@ -27,6 +27,7 @@ Values are then converted to the known attribute's unit, which its first observa
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -203,3 +204,67 @@ _SNAKE = re.compile(r"^[a-z][a-z0-9_]{0,47}$")
 
 def is_attribute_name(name: str) -> bool:
     return bool(_SNAKE.match(name))
+
+
+# -- consolidation -----------------------------------------------------------------------------
+
+
+def _profile(name: str, sets: Sequence[tuple[frozenset[str], int]], dims: dict[str, str | None]) -> tuple[Counter, Counter]:
+    """What an attribute is recorded with: companion names and companion units (dimensions)."""
+    names: Counter = Counter()
+    units: Counter = Counter()
+    for s, n in sets:
+        if name in s:
+            for other in s - {name}:
+                names[other] += n
+                units[dims.get(other)] += n
+    return names, units
+
+
+def _cosine(a: Counter, b: Counter) -> float:
+    keys = set(a) | set(b)
+    dot = sum(a[k] * b[k] for k in keys)
+    na = sum(v * v for v in a.values()) ** 0.5
+    nb = sum(v * v for v in b.values()) ** 0.5
+    return dot / (na * nb) if na and nb else 0.0
+
+
+def consolidation(known: Sequence[Known], sets: Sequence[tuple[frozenset[str], int]], *, frozen: frozenset[str] = frozenset(),
+                  min_similarity: float = 0.9) -> dict[str, str]:
+    """Pairs of attributes that are one quantity under two labels: ``{merged: survivor}``.
+
+    Early in a memory the first rounds of a new record type arrive before there is any history
+    to resolve their labels against ("Dist." and "Evening run" both become attributes). Two
+    attributes are one when they have the same unit and kind, never appear in the same round,
+    share at least one companion attribute, and are recorded with the same *kinds* of companions
+    (cosine of companion-unit profiles ≥ ``min_similarity``). The survivor is the one seen in
+    more rounds; ``frozen`` attributes (already table columns) are never merged away. Several
+    candidate partners (a game's "goals for" vs "score for" / "score against") are told apart
+    by shared words, else left alone.
+    """
+    dims = {k.name: k.dimension for k in known}
+    support = {k.name: sum(n for s, n in sets if k.name in s) for k in known}
+    profiles = {k.name: _profile(k.name, sets, dims) for k in known}
+    together = {(a, b) for s, _ in sets for a in s for b in s if a != b}
+    merged: dict[str, str] = {}
+    for k in sorted(known, key=lambda k: (support[k.name], k.name)):
+        if k.name in frozen or support[k.name] == 0:
+            continue
+        partners = []
+        for other in known:
+            if other.name == k.name or other.name in merged or other.dimension != k.dimension or other.kind != k.kind:
+                continue
+            if (k.name, other.name) in together or support[other.name] < support[k.name]:
+                continue
+            names_k, units_k = profiles[k.name]
+            names_o, units_o = profiles[other.name]
+            if not set(names_k) & set(names_o) - {k.name, other.name}:
+                continue
+            if _cosine(units_k, units_o) >= min_similarity:
+                partners.append(other)
+        if len(partners) > 1:
+            mine = words(k.name)
+            partners = [p for p in partners if words(p.name) & mine] or partners
+        if len(partners) == 1:
+            merged[k.name] = partners[0].name
+    return merged

@@ -174,6 +174,7 @@ class SqlStore:
         SQLModel.metadata.create_all(self.engine)
         self._induced = MetaData()
         self._lock = threading.RLock()
+        self._table_cache: dict[tuple[str, str], TableInfo] = {}
 
     def close(self) -> None:
         self.engine.dispose()
@@ -443,6 +444,52 @@ class SqlStore:
             s.add(rnd)
             return old
 
+    def count_round_attributes_many(self, memory_id: str, changes: Sequence[tuple[str, Sequence[str]]]) -> None:
+        """``count_round_attributes`` for many rounds in one transaction (rounds in order)."""
+        if not changes:
+            return
+        with self._lock, self.session() as s:
+            rounds = {
+                r.round_id: r
+                for r in s.execute(select(RoundRecord).where(
+                    RoundRecord.memory_id == memory_id, RoundRecord.round_id.in_([rid for rid, _ in changes])  # type: ignore[attr-defined]
+                )).scalars()
+            }
+            delta: dict[tuple[str, ...], int] = {}
+            for rid, attributes in changes:
+                rnd = rounds.get(rid)
+                if rnd is None:
+                    raise StoreError(f"unknown round {rid!r}")
+                new = sorted(set(attributes))
+                if rnd.attributes == new:
+                    continue
+                if rnd.attributes is not None:
+                    delta[tuple(rnd.attributes)] = delta.get(tuple(rnd.attributes), 0) - 1
+                delta[tuple(new)] = delta.get(tuple(new), 0) + 1
+                rnd.attributes = new
+                s.add(rnd)
+            keys = ["|".join(k) for k in delta]
+            existing = {
+                r.key: r for r in s.execute(select(AttributeSetRecord).where(
+                    AttributeSetRecord.memory_id == memory_id, AttributeSetRecord.key.in_(keys)  # type: ignore[attr-defined]
+                )).scalars()
+            } if keys else {}
+            for attrs, by in delta.items():
+                if by == 0:
+                    continue
+                key = "|".join(attrs)
+                rec = existing.get(key) or AttributeSetRecord(memory_id=memory_id, key=key, attributes=list(attrs), count=0)
+                rec.count = max(0, rec.count + by)
+                s.add(rec)
+
+    def counted_attributes(self, memory_id: str, round_ids: Sequence[str]) -> dict[str, frozenset[str] | None]:
+        """The attribute set each round was last counted with (None: not counted yet)."""
+        with self.session() as s:
+            rows = s.execute(select(RoundRecord.round_id, RoundRecord.attributes).where(
+                RoundRecord.memory_id == memory_id, RoundRecord.round_id.in_(list(round_ids))  # type: ignore[attr-defined]
+            )).all()
+        return {rid: (None if attrs is None else frozenset(attrs)) for rid, attrs in rows}
+
     def round_attributes(self, memory_id: str) -> dict[str, tuple[frozenset[str], int, datetime | None]]:
         """Every counted round's attribute set, order and time: what back-filling a table reads."""
         with self.session() as s:
@@ -472,6 +519,41 @@ class SqlStore:
             rec.observations += observations
             s.add(rec)
             return rec
+
+    def merge_attribute(self, memory_id: str, source: str, target: str, convert: Any = None) -> int:
+        """Fold attribute ``source`` into ``target``: its observations (values passed through
+        ``convert(value, from_unit)``), its aliases, and the counted attribute sets, in one
+        transaction. Returns the number of observations moved."""
+        with self._lock, self.session() as s:
+            recs = {r.name: r for r in s.execute(select(AttributeRecord).where(
+                AttributeRecord.memory_id == memory_id, AttributeRecord.name.in_([source, target]))).scalars()}  # type: ignore[attr-defined]
+            if source not in recs or target not in recs:
+                raise StoreError(f"cannot merge {source!r} into {target!r}: unknown attribute")
+            moved = 0
+            for o in s.execute(select(ObservationRecord).where(
+                    ObservationRecord.memory_id == memory_id, ObservationRecord.attribute == source)).scalars():
+                if o.value_num is not None and convert is not None:
+                    o.value_num, o.unit = convert(o.value_num, o.unit), recs[target].unit
+                o.attribute = target
+                s.add(o)
+                moved += 1
+            dst, src = recs[target], recs[source]
+            dst.aliases = sorted({*dst.aliases, source, *src.aliases} - {target})
+            dst.observations += src.observations
+            s.add(dst)
+            s.delete(src)
+            counts: dict[tuple[str, ...], int] = {}
+            for rnd in s.execute(select(RoundRecord).where(RoundRecord.memory_id == memory_id, RoundRecord.attributes.is_not(None))).scalars():  # type: ignore[union-attr]
+                attrs = rnd.attributes or []
+                if source in attrs:
+                    attrs = sorted({*attrs, target} - {source})
+                    rnd.attributes = attrs
+                    s.add(rnd)
+                counts[tuple(attrs)] = counts.get(tuple(attrs), 0) + 1
+            s.execute(delete(AttributeSetRecord).where(AttributeSetRecord.memory_id == memory_id))
+            for attrs, n in counts.items():
+                s.add(AttributeSetRecord(memory_id=memory_id, key="|".join(attrs), attributes=list(attrs), count=n))
+            return moved
 
     def attribute_sets(self, memory_id: str) -> list[tuple[frozenset[str], int]]:
         with self.session() as s:
@@ -525,6 +607,7 @@ class SqlStore:
 
     def add_columns(self, memory_id: str, name: str, columns: Sequence[ColumnSpec]) -> TableInfo:
         """Evolve a table: add new typed columns (existing rows get NULL until re-materialized)."""
+        self._forget_table(memory_id, name)
         info = self._require_table(memory_id, name)
         new = [c for c in _check_columns(columns) if c.name not in info.column_names]
         if not new:
@@ -541,6 +624,7 @@ class SqlStore:
                 rec.columns = [c.to_dict() for c in info.columns + new]
                 s.add(rec)
             self._induced.remove(self._induced.tables[info.physical_name]) if info.physical_name in self._induced.tables else None
+        self._forget_table(memory_id, name)
         evolved = self._require_table(memory_id, name)
         self._create_indexes(self._sa_table(evolved), new)
         return evolved
@@ -552,15 +636,26 @@ class SqlStore:
                 raise StoreError(f"unknown table {name!r}")
             rec.description = description
             s.add(rec)
+        self._forget_table(memory_id, name)
 
     def table(self, memory_id: str, name: str, *, missing_ok: bool = False) -> TableInfo | None:
+        cached = self._table_cache.get((memory_id, name))
+        if cached is not None:
+            return cached
         with self.session() as s:
             rec = s.execute(select(TableRecord).where(TableRecord.memory_id == memory_id, TableRecord.name == name)).scalar()
         if rec is None:
             if missing_ok:
                 return None
             raise StoreError(f"unknown table {name!r}")
-        return TableInfo(rec.name, rec.physical_name, rec.description, [ColumnSpec.from_dict(c) for c in rec.columns], rec.schema_key)
+        info = TableInfo(rec.name, rec.physical_name, rec.description, [ColumnSpec.from_dict(c) for c in rec.columns], rec.schema_key)
+        self._table_cache[(memory_id, name)] = info
+        return info
+
+    def _forget_table(self, memory_id: str, name: str) -> None:
+        """Drop cached metadata after DDL (metadata of tables changed by another process is
+        refreshed when a write names a column the cache does not know)."""
+        self._table_cache.pop((memory_id, name), None)
 
     def tables(self, memory_id: str) -> list[TableInfo]:
         with self.session() as s:
@@ -574,6 +669,7 @@ class SqlStore:
             self._induced.remove(self._induced.tables[info.physical_name])
             with self.session() as s:
                 s.execute(delete(TableRecord).where(TableRecord.memory_id == memory_id, TableRecord.name == name))
+            self._forget_table(memory_id, name)
 
     def upsert_rows(self, memory_id: str, name: str, rows: Sequence[dict[str, Any]]) -> int:
         """Insert rows keyed by ``source`` (round id), replacing an existing row of the same round.
@@ -597,6 +693,9 @@ class SqlStore:
             for key, value in row.items():
                 if key in SYSTEM_COLUMNS:
                     continue
+                if key not in types and (memory_id, name) in self._table_cache:
+                    self._forget_table(memory_id, name)  # another process may have added it
+                    return self.upsert_rows(memory_id, name, rows)
                 if key not in types:
                     raise StoreError(f"table {name!r} has no column {key!r}")
                 out[key] = cast_value(value, types[key], key)

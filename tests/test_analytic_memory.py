@@ -157,3 +157,35 @@ def test_field_appearing_mid_history_becomes_a_column_when_ext_conf_reaches_thet
     assert len(rows_) == len(devset.truth)  # early rows kept, with hrv empty
     (hrv,) = [c for c in table.column_names if any(k in c for k in ("hrv", "variability"))]
     assert sum(r[hrv] is not None for r in rows_) == sum("hrv" in t.values for t in devset.truth)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_other_seeds_also_give_one_table_per_record_type(home, seed: int) -> None:
+    devset = generate(seed=seed, days=45)
+    ctx = Context(use_retrieval=False)
+    ingest_all(ctx, devset.rounds, memory=f"s{seed}")
+    result = score(devset, table_documents(ctx, f"s{seed}"))
+    assert result.tables == 5 and result.spurious_tables == [] and result.rows_lost == 0, result.to_dict()
+
+
+def test_consolidation_merges_labels_of_one_field_and_nothing_else() -> None:
+    from adamm.stores.attributes import Known, consolidation
+
+    known = [Known("run_distance", "km", "distance", "float"), Known("evening_run", "km", "distance", "float"),
+             Known("avg_hr", "bpm", "rate", "float"), Known("duration", "min", "duration", "float"),
+             Known("total_sleep", "h", "duration", "float"), Known("resting_hr", "bpm", "rate", "float"),
+             Known("score_for", None, None, "float"), Known("score_against", None, None, "float"),
+             Known("goals_for", None, None, "float"), Known("goals_against", None, None, "float"),
+             Known("opponent", None, None, "text")]
+    sets = [
+        (frozenset({"run_distance", "avg_hr", "duration"}), 6),
+        (frozenset({"evening_run", "avg_hr", "duration"}), 1),   # same field, other label
+        (frozenset({"total_sleep", "resting_hr"}), 9),            # a duration of another record type
+        (frozenset({"score_for", "score_against", "opponent"}), 4),
+        (frozenset({"goals_for", "goals_against", "opponent"}), 1),
+    ]
+    plan = consolidation(known, sets)
+    assert plan == {"evening_run": "run_distance", "goals_for": "score_for", "goals_against": "score_against"}
+    # columns of existing tables stay, and labels seen together are different fields
+    assert "evening_run" not in consolidation(known, sets, frozen=frozenset({"evening_run"}))
+    assert consolidation(known, [*sets, (frozenset({"run_distance", "evening_run"}), 1)]).get("evening_run") is None

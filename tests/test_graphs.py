@@ -31,7 +31,8 @@ def test_ingest_then_ask_with_citations(home) -> None:
     assert out["memory_id"] == "ada"
     assert out["stored"] | {"observations": 0} == {
         "rounds_added": 3, "rounds_unchanged": 0, "rounds_updated": 0, "units_indexed": 3, "images_embedded": 0,
-        "observations": 0, "extraction_failures": 0, "schemas_discovered": 0, "schemas_evolved": 0, "table_rows": 0}
+        "observations": 0, "extraction_failures": 0, "attributes_merged": 0, "schemas_discovered": 0, "schemas_evolved": 0,
+        "table_rows": 0}
     assert {e["node"] for e in out["cost"]} == {"store_rounds", "extract_attributes", "induce_tables", "index_rounds"}
     assert set(out) == {"memory_id", "stored", "cost"}  # private keys stay private
 
