@@ -671,7 +671,7 @@ class SqlStore:
                 s.execute(delete(TableRecord).where(TableRecord.memory_id == memory_id, TableRecord.name == name))
             self._forget_table(memory_id, name)
 
-    def upsert_rows(self, memory_id: str, name: str, rows: Sequence[dict[str, Any]]) -> int:
+    def upsert_rows(self, memory_id: str, name: str, rows: Sequence[dict[str, Any]], *, _refreshed: bool = False) -> int:
         """Insert rows keyed by ``source`` (round id), replacing an existing row of the same round.
 
         Values are cast to the column types here; a value that cannot be cast is an error that
@@ -693,9 +693,9 @@ class SqlStore:
             for key, value in row.items():
                 if key in SYSTEM_COLUMNS:
                     continue
-                if key not in types and (memory_id, name) in self._table_cache:
+                if key not in types and not _refreshed:
                     self._forget_table(memory_id, name)  # another process may have added it
-                    return self.upsert_rows(memory_id, name, rows)
+                    return self.upsert_rows(memory_id, name, rows, _refreshed=True)
                 if key not in types:
                     raise StoreError(f"table {name!r} has no column {key!r}")
                 out[key] = cast_value(value, types[key], key)
