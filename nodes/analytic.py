@@ -337,6 +337,7 @@ class _Induction:
         self.rows: dict[str, dict[str, dict[str, Any]]] = defaultdict(dict)  # table -> source -> row
         self.deletes: dict[str, list[str]] = defaultdict(list)
         self._units: dict[str, str | None] | None = None
+        self.captions: dict[str, str | None] = {}
 
     def add_round(self, rnd: Round) -> dict[str, int]:
         obs = self.obs.get(rnd.round_id, [])
@@ -348,6 +349,7 @@ class _Induction:
             self.index.add(attrs)
             self.changes.append((rnd.round_id, sorted(attrs)))
         self.batch_attrs[rnd.round_id] = (attrs, rnd.order, rnd.timestamp)
+        self.captions[rnd.round_id] = _captions(rnd)
         counts = {"schemas_discovered": 0, "schemas_evolved": 0, "table_rows": 0}
         if attrs - self.context:
             update = update_schemas(self.index, list(self.active), attrs, theta_s=self.ctx.theta_support,
@@ -457,12 +459,17 @@ class _Induction:
         by_round: dict[str, list[ObservationRecord]] = defaultdict(list)
         for o in self.sql.observations(self.memory_id, list(rounds), attributes=sorted(schema)):
             by_round[o.round_id].append(o)
+        missing = [rid for rid in rounds if rid not in self.captions]
+        for start in range(0, len(missing), 500):
+            for r in self.sql.get_rounds(self.memory_id, missing[start:start + 500]):
+                self.captions[r.round_id] = _captions(r)
         rows = [self._row(rid, order, ts, by_round[rid], schema) for rid, (order, ts) in rounds.items()]
         self.rows[table].update({r["source"]: r for r in rows if r["source"] in self.batch_attrs})
         return self._upsert(table, [r for r in rows if r["source"] not in self.batch_attrs])
 
     def _row(self, round_id: str, order: int | None, ts: datetime | None, obs: list[ObservationRecord], schema: frozenset[str]) -> dict[str, Any]:
-        row: dict[str, Any] = {"source": round_id, "order": order, "time": ts, "observed_at": None}
+        row: dict[str, Any] = {"source": round_id, "order": order, "time": ts, "observed_at": None,
+                               "captions": self.captions.get(round_id)}
         for o in obs:
             if o.attribute in schema:
                 row[column_of(o.attribute)] = o.value_num if o.value_num is not None else o.value_text
@@ -485,6 +492,12 @@ class _Induction:
                         fixed[key] = None
                 clean.append(fixed)
             return self.sql.upsert_rows(self.memory_id, table, clean)
+
+
+def _captions(rnd: Round) -> str | None:
+    """The round's image captions, kept on its table row: what the numbers were read from."""
+    text = " | ".join(im.caption.strip() for im in rnd.images if im.caption and im.caption.strip())
+    return text or None
 
 
 def _castable(value: Any, ctype: str, column: str) -> bool:

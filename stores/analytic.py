@@ -57,7 +57,7 @@ FUZZY_CUTOFF = 0.75
 MEDIAN_FETCH = 5000
 
 #: System columns a tool may name, with their types; ``date`` is virtual: COALESCE(observed_at, time).
-SYSTEM_TYPES: dict[str, str] = {"source": "text", "order": "int", "time": "datetime", "observed_at": "datetime", "date": "datetime"}
+SYSTEM_TYPES: dict[str, str] = {"source": "text", "order": "int", "time": "datetime", "observed_at": "datetime", "date": "datetime", "captions": "text"}
 _COLUMN_ALIASES = {"round_id": "source", "round": "source", "source_round": "source", "round_order": "order",
                    "timestamp": "time", "round_time": "time", "observed_date": "observed_at", "observed": "observed_at",
                    "effective_date": "date"}
@@ -297,7 +297,7 @@ def _scope(sql: SqlStore, memory_id: str, table: str) -> _Scope:
         info, sa_table = sql.table_handle(memory_id, info.name)
     except StoreError as exc:  # dropped between the two reads
         raise ToolError(str(exc)) from None
-    columns: dict[str, ColumnElement[Any]] = {name: sa_table.c[name] for name in ("source", "order", "time", "observed_at")}
+    columns: dict[str, ColumnElement[Any]] = {name: sa_table.c[name] for name in ("source", "order", "time", "observed_at", "captions")}
     columns["date"] = func.coalesce(sa_table.c.observed_at, sa_table.c.time)
     effective = columns["date"]
     for c in info.columns:

@@ -66,7 +66,7 @@ ColumnType = Literal["float", "int", "text", "datetime", "bool"]
 _SA_TYPES = {"float": Float, "int": Integer, "text": Text, "datetime": DateTime, "bool": Boolean}
 
 #: Columns every induced table has besides its attributes.
-SYSTEM_COLUMNS = ("row_id", "memory_id", "source", "order", "time", "observed_at")
+SYSTEM_COLUMNS = ("row_id", "memory_id", "source", "order", "time", "observed_at", "captions")
 #: Names attribute columns may not take: the system columns and ``date``, the tools' virtual
 #: column (the observed date, else the round time).
 RESERVED_COLUMNS = (*SYSTEM_COLUMNS, "date")
@@ -688,7 +688,8 @@ class SqlStore:
             out: dict[str, Any] = {"memory_id": memory_id, "source": str(row["source"]),
                                    "order": cast_value(row.get("order"), "int", "order"),
                                    "time": cast_value(row.get("time"), "datetime", "time"),
-                                   "observed_at": cast_value(row.get("observed_at"), "datetime", "observed_at")}
+                                   "observed_at": cast_value(row.get("observed_at"), "datetime", "observed_at"),
+                                   "captions": cast_value(row.get("captions"), "text", "captions")}
             out.update(dict.fromkeys(types))
             for key, value in row.items():
                 if key in SYSTEM_COLUMNS:
@@ -811,6 +812,7 @@ class SqlStore:
             Column("order", Integer),
             Column("time", DateTime),
             Column("observed_at", DateTime),
+            Column("captions", Text),
             *[Column(c.name, _SA_TYPES[c.type]()) for c in cols],
             UniqueConstraint("memory_id", "source", name=f"uq_{physical}_source"[:63]),
         )
@@ -837,7 +839,7 @@ class SqlStore:
         return table.c[name]
 
     def _where(self, info: TableInfo, table: Table, memory_id: str, conditions: Sequence[Condition]) -> Any:
-        types = {c.name: c.type for c in info.columns} | {"order": "int", "time": "datetime", "observed_at": "datetime", "source": "text"}
+        types = {c.name: c.type for c in info.columns} | {"order": "int", "time": "datetime", "observed_at": "datetime", "source": "text", "captions": "text"}
         clauses = [table.c.memory_id == memory_id]
         for cond in conditions:
             col = self._column(info, table, cond.column)

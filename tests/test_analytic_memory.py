@@ -189,3 +189,21 @@ def test_consolidation_merges_labels_of_one_field_and_nothing_else() -> None:
     # columns of existing tables stay, and labels seen together are different fields
     assert "evening_run" not in consolidation(known, sets, frozen=frozenset({"evening_run"}))
     assert consolidation(known, [*sets, (frozenset({"run_distance", "evening_run"}), 1)]).get("evening_run") is None
+
+
+def test_rows_keep_their_captions_and_cells_their_provenance(built) -> None:
+    ctx, devset, _, _ = built
+    sql = backends(ctx).sql
+    table, cols = _table_and_columns(built, "sleep")
+    by_source = {r["source"]: r for r in sql.select_rows(MEMORY, table)}
+    for t in devset.truth:
+        if t.domain == "sleep":
+            caption = " | ".join(im.caption for im in devset.round(t.round_id).images if im.caption)
+            assert by_source[t.round_id]["captions"] == (caption or None)
+    # a cell's provenance: the observation behind it names the span it was read from
+    rid = next(t.round_id for t in devset.truth if t.domain == "sleep" and t.style.startswith("caption"))
+    (obs,) = [o for o in sql.observations(MEMORY, [rid]) if o.attribute == cols["resting_heart_rate"]]
+    image = devset.round(rid).images[0]
+    assert obs.source.startswith(f"image:{image.image_id}[")
+    start, end = map(int, obs.source.split("[", 1)[1].rstrip("]").split(":"))
+    assert str(int(by_source[rid][cols["resting_heart_rate"]])) in image.caption[start:end]
