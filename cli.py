@@ -258,7 +258,28 @@ def cmd_demo(args: argparse.Namespace, ctx: Any) -> int:
         if out["citations"]:
             print("   sources: " + ", ".join(_cite(c) for c in out["citations"]))
         print()
+    _demo_tables(ctx, DEMO_MEMORY)
     return EXIT_OK
+
+
+def _demo_tables(ctx: Any, memory_id: str) -> None:
+    """Show what analytic memory built from the demo's dashboards, and one exact answer."""
+    from adamm.nodes.backends import backends  # noqa: PLC0415
+    from adamm.stores import analytic  # noqa: PLC0415
+
+    docs = table_documents(ctx, memory_id)
+    print("Analytic memory (tables induced from recurring observations):")
+    for doc in docs:
+        print(f"  {doc['name']}: " + ", ".join(c["name"] + (f" [{c['unit']}]" if c.get("unit") else "") for c in doc["columns"])
+              + f" - {len(doc['rows'])} rows")
+        numeric = [c for c in doc["columns"] if c["type"] == "float"]
+        if numeric:
+            col = numeric[0]
+            res = analytic.compute(backends(ctx).sql, memory_id, doc["name"], col["name"], "avg")
+            print(f"  Compute(avg {col['name']}) = {res.value:g}{' ' + col['unit'] if col.get('unit') else ''} "
+                  f"over {res.matched} rows (sources: {', '.join(res.sources)})")
+    if not docs:
+        print("  none yet")
 
 
 if __name__ == "__main__":  # python -m adamm.cli

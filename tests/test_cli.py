@@ -92,5 +92,6 @@ def test_console_script_and_demo(home) -> None:
     out = subprocess.run([*cmd, "demo"], capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     assert "Gulbenkian" in out.stdout and "Not mentioned." in out.stdout and "sources:" in out.stdout
+    assert "sleep_log" in out.stdout and "Compute(avg" in out.stdout
     bad = subprocess.run([*cmd, "frobnicate"], capture_output=True, text=True, timeout=120)
     assert bad.returncode == 2 and "invalid choice" in bad.stderr
