@@ -47,7 +47,7 @@ from adamm.stores.expressions import (
     expression_type,
     parse_expression,
 )
-from adamm.stores.sql import SqlStore, StoreError, TableInfo, cast_value
+from adamm.stores.sql import SqlStore, StoreError, TableInfo, cast_value, contains_clause
 
 MAX_BUDGET = 1000
 MAX_NAME_CHARS = 100
@@ -406,8 +406,7 @@ def _clause(scope: _Scope, column: str, op: str, value: Any) -> ColumnElement[bo
     if op == "contains":
         if ctype != "text":
             raise ToolError(f"operator 'contains' needs a text column, {column!r} is {ctype}")
-        text = _check_text(str(_scalar(value, column, op)), column).lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-        return func.lower(col).like(f"%{text}%", escape="\\")
+        return contains_clause(col, _check_text(str(_scalar(value, column, op)), column))
     if op in ("<", "<=", ">", ">=", "between") and ctype not in ("int", "float", "datetime"):
         raise ToolError(f"operator {op!r} needs a numeric or datetime column, {column!r} is {ctype}")
     if op == "in":

@@ -910,6 +910,12 @@ def cast_value(value: Any, ctype: str, column: str) -> Any:
     raise StoreError(f"column {column!r} has unknown type {ctype!r}")
 
 
+def contains_clause(col: Any, text: str) -> Any:
+    """Case-insensitive substring match with LIKE wildcards in ``text`` taken literally."""
+    escaped = text.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return func.lower(col).like(f"%{escaped}%", escape="\\")
+
+
 def _condition_clause(col: Any, ctype: str, cond: Condition) -> Any:
     op = cond.op
     if op not in OPERATORS:
@@ -921,8 +927,7 @@ def _condition_clause(col: Any, ctype: str, cond: Condition) -> Any:
     if op == "contains":
         if ctype != "text":
             raise StoreError(f"operator 'contains' needs a text column, {cond.column!r} is {ctype}")
-        text = str(cond.value).lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-        return func.lower(col).like(f"%{text}%", escape="\\")
+        return contains_clause(col, str(cond.value))
     if op in ("<", "<=", ">", ">=") and ctype in ("text", "bool"):
         raise StoreError(f"operator {op!r} needs a numeric or time column, {cond.column!r} is {ctype}")
     if op == "in":
