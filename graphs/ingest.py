@@ -1,6 +1,6 @@
 """The ``ingest`` graph: rounds in, memory out (AdaMM §3.3-3.4, DESIGN.md "Ingestion graph").
 
-    store_rounds -> extract_attributes -> induce_tables -> index_rounds
+    store_rounds -> extract_attributes -> induce_tables -> insert_hierarchy -> index_rounds
 
 ``store_rounds`` is always first, so every accepted round is durable before anything is derived
 from it; ``index_rounds`` is last and marks rounds derived, so a run that dies in between is
@@ -12,6 +12,7 @@ from langgraph.graph import END, START, StateGraph
 
 from adamm.nodes.analytic import extract_attributes, induce_tables
 from adamm.nodes.context import Context
+from adamm.nodes.hierarchy import insert_hierarchy
 from adamm.nodes.ingest import index_rounds, store_rounds
 from adamm.nodes.state import IngestInput, IngestOutput, IngestState
 
@@ -19,11 +20,13 @@ builder = StateGraph(IngestState, context_schema=Context, input_schema=IngestInp
 builder.add_node("store_rounds", store_rounds)
 builder.add_node("extract_attributes", extract_attributes)
 builder.add_node("induce_tables", induce_tables)
+builder.add_node("insert_hierarchy", insert_hierarchy)
 builder.add_node("index_rounds", index_rounds)
 builder.add_edge(START, "store_rounds")
 builder.add_edge("store_rounds", "extract_attributes")
 builder.add_edge("extract_attributes", "induce_tables")
-builder.add_edge("induce_tables", "index_rounds")
+builder.add_edge("induce_tables", "insert_hierarchy")
+builder.add_edge("insert_hierarchy", "index_rounds")
 builder.add_edge("index_rounds", END)
 
 graph = builder.compile(name="ingest")

@@ -21,8 +21,6 @@ from adamm.stores.records import MAX_ID_CHARS, Round
 from adamm.stores.units import Unit
 
 ROUNDS_SPACE = "rounds"
-#: Visual vectors of images, keyed ``<round_id>/<image_id>``, in the image encoder's space.
-IMAGES_VISUAL_SPACE = "images.visual"
 
 
 class InputError(ValueError):
@@ -88,30 +86,11 @@ def index_rounds(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any
         pending = state.get("pending") or []
         b = backends(ctx)
         rounds = b.sql.get_rounds(memory_id, pending) if pending else []
-        n = visual = 0
+        n = 0
         if ctx.use_retrieval:  # the no-retrieval ablation keeps rounds out of the vector index
             n = b.units.add(memory_id, ROUNDS_SPACE, [round_unit(r) for r in rounds])
-            visual = index_images(b, memory_id, rounds)
         b.sql.mark_derived(memory_id, [r.round_id for r in rounds])
-    return {"stored": {"units_indexed": n, "images_embedded": visual}, "cost": [cost.to_dict()]}
-
-
-def index_images(b: Any, memory_id: str, rounds: list[Round]) -> int:
-    """Visual vectors for every image with pixels, when an image encoder is configured.
-
-    Without one (the default) an image is its caption, already part of the round's text unit.
-    Images with no file or bytes (a benchmark that ships captions only) get no visual vector.
-    """
-    if b.image_encoder is None:
-        return 0
-    items = [(r, im) for r in rounds for im in r.images if im.data or im.path]
-    if not items:
-        return 0
-    vectors = b.image_encoder.encode_images([im.data or im.path for _, im in items])
-    ids = [f"{r.round_id}/{im.image_id}" for r, im in items]
-    metas = [{"round_id": r.round_id, "image_id": im.image_id} for r, im in items]
-    b.vectors.upsert(memory_id, IMAGES_VISUAL_SPACE, ids, vectors, metas)
-    return len(ids)
+    return {"stored": {"units_indexed": n}, "cost": [cost.to_dict()]}
 
 
 def round_unit(rnd: Round) -> Unit:

@@ -10,3 +10,11 @@ DESCRIBE_TABLE_USER = """Columns with sample values:
 
 Example rounds:
 {examples}"""
+
+DESCRIBE_NODE_SYSTEM = """You write the description of a part of a user's history (an episode: a stretch of
+related rounds; or a topic: related episodes). In at most three sentences say what happened or
+was discussed, keeping dates, names, places and numbers. No preamble."""
+
+DESCRIBE_NODE_USER = """Write the description of this {level} from its parts:
+
+{texts}"""

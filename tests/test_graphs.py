@@ -29,11 +29,12 @@ def test_ingest_then_ask_with_citations(home) -> None:
     ctx = Context()
     out = ingest.invoke({"memory_id": "ada", "rounds": ROUNDS}, context=ctx)
     assert out["memory_id"] == "ada"
-    assert out["stored"] | {"observations": 0} == {
-        "rounds_added": 3, "rounds_unchanged": 0, "rounds_updated": 0, "units_indexed": 3, "images_embedded": 0,
-        "observations": 0, "extraction_failures": 0, "attributes_merged": 0, "schemas_discovered": 0, "schemas_evolved": 0,
-        "table_rows": 0}
-    assert {e["node"] for e in out["cost"]} == {"store_rounds", "extract_attributes", "induce_tables", "index_rounds"}
+    stored = out["stored"]
+    assert {k: stored[k] for k in ("rounds_added", "rounds_unchanged", "rounds_updated", "units_indexed", "events",
+                                   "images_embedded", "extraction_failures")} == {
+        "rounds_added": 3, "rounds_unchanged": 0, "rounds_updated": 0, "units_indexed": 3, "events": 3,
+        "images_embedded": 0, "extraction_failures": 0}
+    assert {e["node"] for e in out["cost"]} == {"store_rounds", "extract_attributes", "induce_tables", "insert_hierarchy", "index_rounds"}
     assert set(out) == {"memory_id", "stored", "cost"}  # private keys stay private
 
     res = query.invoke({"memory_id": "ada", "question": "What did we name the beagle puppy?"}, context=ctx)
@@ -132,7 +133,7 @@ def test_images_get_visual_vectors_with_configured_clip_weights(home, tmp_path) 
 
     from PIL import Image
 
-    from adamm.nodes.ingest import IMAGES_VISUAL_SPACE
+    from adamm.nodes.hierarchy import IMAGES_VISUAL_SPACE
     from adamm.tests.tiny_clip import make_tiny_clip
 
     config, ckpt = make_tiny_clip(tmp_path / "clip")

@@ -1,0 +1,316 @@
+"""Retrieval memory: incremental topic -> episode -> event insertion (AdaMM §3.4, Eq. 11-13).
+
+Every round becomes an event. The event joins the open episode when the time gap is at most
+``episode_max_gap_hours`` and the fused similarity is at least θepi; else the open episode
+closes - its description is written and embedded, and it joins the best topic found through
+the topic vector index (fused similarity ≥ θtopic) or founds one - and a new episode opens.
+
+Representations: each node has a text vector and, when it or its children have images, a
+visual vector (the L2-normalized mean over image-bearing children). While an episode is open its
+text vector is the mean of its events' vectors; in ``describe_mode="eager"`` its description is
+regenerated and re-embedded at every insertion, in ``on_close`` (default) when it closes, so
+describer calls stay one per episode. Only the new event's ancestors change.
+
+Units live in three spaces, ``events``, ``episodes`` and ``topics`` (SQL text for BM25, text
+vectors in ``<space>.text``, visual vectors in ``<space>.visual``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+from langgraph.runtime import Runtime
+
+from adamm.nodes.backends import Backends, backends
+from adamm.nodes.context import Context
+from adamm.nodes.cost import timed
+from adamm.nodes.models import ModelOutputError, invoke
+from adamm.nodes.state import IngestState
+from adamm.prompts.describe import DESCRIBE_NODE_SYSTEM, DESCRIBE_NODE_USER
+from adamm.stores.fusion import mean_pool
+from adamm.stores.hierarchy import fused_similarity, gap_hours, joins_episode, joins_topic, summarize
+from adamm.stores.records import Round
+from adamm.stores.sql_models import NodeRecord
+from adamm.stores.units import Unit
+
+EVENTS, EPISODES, TOPICS = "events", "episodes", "topics"
+SPACE_OF_LEVEL = {"event": EVENTS, "episode": EPISODES, "topic": TOPICS}
+#: Visual vectors of single images, keyed ``<round_id>/<image_id>``.
+IMAGES_VISUAL_SPACE = "images.visual"
+
+#: Topics compared with a closing episode (found by the topic vector index, then fused).
+TOPIC_CANDIDATES = 5
+
+
+def visual_space(space: str) -> str:
+    return f"{space}.visual"
+
+
+def text_space(space: str) -> str:
+    return f"{space}.text"
+
+
+def insert_hierarchy(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
+    """Insert every pending round as an event, in history order."""
+    ctx = Context.coerce(runtime)
+    if not ctx.use_retrieval:
+        return {}
+    memory_id, pending = state["memory_id"], state.get("pending") or []
+    entries: list[dict[str, Any]] = []
+    with timed("insert_hierarchy") as cost:
+        counts = {"events": 0, "episodes_opened": 0, "topics_founded": 0, "images_embedded": 0}
+        if pending:
+            h = _Hierarchy(ctx, backends(ctx), memory_id, entries)
+            rounds = h.b.sql.get_rounds(memory_id, pending)
+            counts["images_embedded"] = h.embed_images(rounds)
+            h.b.text_encoder.encode([_event_text(r) for r in rounds])  # one batch; events then hit the cache
+            for rnd in rounds:
+                for key, n in h.add_event(rnd).items():
+                    counts[key] += n
+            h.flush()
+    return {"stored": counts, "cost": [cost.to_dict(), *entries]}
+
+
+class _Node:
+    """A node being edited in this batch: its record and its vectors."""
+
+    def __init__(self, rec: NodeRecord, text: np.ndarray | None, visual: np.ndarray | None, children: int = 0, visual_children: int = 0) -> None:
+        self.rec, self.text, self.visual = rec, text, visual
+        self.children, self.visual_children = children, visual_children
+        self.unit_text = rec.description
+
+
+class _Hierarchy:
+    def __init__(self, ctx: Context, b: Backends, memory_id: str, entries: list[dict[str, Any]]) -> None:
+        self.ctx, self.b, self.sql, self.memory_id, self.entries = ctx, b, b.sql, memory_id, entries
+        self.image_vectors: dict[str, list[np.ndarray]] = {}
+        self.dirty: dict[str, _Node] = {}
+        self.open = self._load_open_episode()
+
+    # -- images ---------------------------------------------------------------------------------
+
+    def embed_images(self, rounds: Sequence[Round]) -> int:
+        """Visual vectors of every image with pixels, once per image, when an encoder is set."""
+        if self.b.image_encoder is None:
+            return 0
+        items = [(r, im) for r in rounds for im in r.images if im.data or im.path]
+        if not items:
+            return 0
+        vectors = self.b.image_encoder.encode_images([im.data or im.path for _, im in items])
+        ids = [f"{r.round_id}/{im.image_id}" for r, im in items]
+        metas = [{"round_id": r.round_id, "image_id": im.image_id} for r, im in items]
+        self.b.vectors.upsert(self.memory_id, IMAGES_VISUAL_SPACE, ids, vectors, metas)
+        for (r, _), v in zip(items, vectors):
+            self.image_vectors.setdefault(r.round_id, []).append(v)
+        return len(ids)
+
+    # -- insertion ------------------------------------------------------------------------------
+
+    def add_event(self, rnd: Round) -> dict[str, int]:
+        counts = {"events": 1, "episodes_opened": 0, "topics_founded": 0}
+        node_id = f"ev:{rnd.round_id}"
+        text_vec = self.b.text_encoder.encode_one(_event_text(rnd))
+        visual = mean_pool(self.image_vectors.get(rnd.round_id, []))
+        existing = self.sql.nodes(self.memory_id, "event", node_ids=[node_id])
+        if existing:  # re-derivation of a stored round: refresh its event in place, keep its place
+            ev = _Node(existing[0], text_vec, visual)
+            ev.rec.description = ev.unit_text = _event_text(rnd)
+            self.dirty[node_id] = ev
+            return {"events": 0, "episodes_opened": 0, "topics_founded": 0}
+        rec = NodeRecord(memory_id=self.memory_id, node_id=node_id, level="event", round_id=rnd.round_id,
+                         description=_event_text(rnd), start_time=rnd.timestamp, end_time=rnd.timestamp,
+                         first_order=rnd.order, last_order=rnd.order, image_ids=[im.image_id for im in rnd.images],
+                         has_visual=visual is not None)
+        ev = _Node(rec, text_vec, visual)
+        ep = self.open
+        if ep is not None:
+            sim = fused_similarity(ev.text, ep.text, ev.visual, ep.visual, self.ctx.weight_text, self.ctx.weight_visual)
+            if not joins_episode(gap_hours(ep.rec.end_time, rnd.timestamp), sim, self.ctx.theta_episode, self.ctx.episode_max_gap_hours):
+                counts["topics_founded"] += self._close(ep)
+                ep = None
+        if ep is None:
+            ep = self._open_episode(rnd)
+            counts["episodes_opened"] = 1
+        rec.parent_id = ep.rec.node_id
+        self._grow(ep, ev, rnd)
+        self.dirty[node_id] = ev
+        if self.ctx.describe_mode == "eager":
+            self._describe(ep, level="episode")
+            if ep.rec.parent_id:
+                topic = self._load(ep.rec.parent_id, "topic")
+                self._grow_topic(topic, ep, regrow=True)
+        return counts
+
+    def _open_episode(self, rnd: Round) -> _Node:
+        rec = NodeRecord(memory_id=self.memory_id, node_id=f"ep:{rnd.round_id}", level="episode", is_open=True,
+                         start_time=rnd.timestamp, end_time=rnd.timestamp, first_order=rnd.order, last_order=rnd.order)
+        self.open = _Node(rec, None, None)
+        self.dirty[rec.node_id] = self.open
+        return self.open
+
+    def _grow(self, ep: _Node, ev: _Node, rnd: Round) -> None:
+        """Add an event to an episode: running means of text and (image-bearing) visual vectors."""
+        ep.text = _running_mean(ep.text, ev.text, ep.children)
+        ep.children += 1
+        if ev.visual is not None:
+            ep.visual = _running_mean(ep.visual, ev.visual, ep.visual_children)
+            ep.visual_children += 1
+        r = ep.rec
+        r.end_time = max((t for t in (r.end_time, rnd.timestamp) if t is not None), default=None)
+        r.start_time = r.start_time or rnd.timestamp
+        r.last_order = rnd.order if r.last_order is None else max(r.last_order, rnd.order or 0)
+        r.image_ids = [*r.image_ids, *ev.rec.image_ids]
+        r.has_visual = ep.visual is not None
+        ep.unit_text = _join(ep.unit_text, ev.unit_text)
+        self.dirty[r.node_id] = ep
+
+    def _close(self, ep: _Node) -> int:
+        """Close an episode: describe it, then join the best topic or found one."""
+        ep.rec.is_open = False
+        if self.ctx.describe_mode != "eager" or not ep.rec.description:
+            self._describe(ep, level="episode")
+        self.open = None
+        best, best_sim = None, -1.0
+        hits = [h.id for h in self.b.vectors.query(self.memory_id, text_space(TOPICS), ep.text, TOPIC_CANDIDATES)]
+        fresh = [n.rec.node_id for n in self.dirty.values() if n.rec.level == "topic" and n.rec.node_id not in hits]
+        for topic_id in [*hits, *fresh]:  # topics founded in this batch are not in the index yet
+            topic = self._load(topic_id, "topic")
+            if topic.text is None:
+                continue
+            sim = fused_similarity(ep.text, topic.text, ep.visual, topic.visual, self.ctx.weight_text, self.ctx.weight_visual)
+            if sim > best_sim:
+                best, best_sim = topic, sim
+        founded = 0
+        if best is None or not joins_topic(best_sim, self.ctx.theta_topic):
+            rec = NodeRecord(memory_id=self.memory_id, node_id=f"tp:{ep.rec.node_id[3:]}", level="topic",
+                             start_time=ep.rec.start_time, end_time=ep.rec.end_time,
+                             first_order=ep.rec.first_order, last_order=ep.rec.last_order)
+            best = _Node(rec, None, None)
+            founded = 1
+        ep.rec.parent_id = best.rec.node_id
+        self._grow_topic(best, ep)
+        return founded
+
+    def _grow_topic(self, topic: _Node, ep: _Node, regrow: bool = False) -> None:
+        r = topic.rec
+        if not regrow:
+            topic.children += 1
+            if ep.visual is not None:
+                topic.visual = _running_mean(topic.visual, ep.visual, topic.visual_children)
+                topic.visual_children += 1
+        r.start_time = min((t for t in (r.start_time, ep.rec.start_time) if t is not None), default=None)
+        r.end_time = max((t for t in (r.end_time, ep.rec.end_time) if t is not None), default=None)
+        r.first_order = min(x for x in (r.first_order, ep.rec.first_order) if x is not None) if ep.rec.first_order is not None else r.first_order
+        r.last_order = max(x for x in (r.last_order, ep.rec.last_order) if x is not None) if ep.rec.last_order is not None else r.last_order
+        r.has_visual = topic.visual is not None
+        self.dirty[r.node_id] = topic
+        episodes = [n for n in self.sql.nodes(self.memory_id, "episode", parent_id=r.node_id) if n.node_id not in self.dirty]
+        episodes += [n.rec for n in self.dirty.values() if n.rec.level == "episode" and n.rec.parent_id == r.node_id]
+        self._describe(topic, level="topic", texts=[e.description for e in episodes])
+
+    def _describe(self, node: _Node, level: str, texts: list[str] | None = None) -> None:
+        """Regenerate a description (describer role) and re-embed it: the node's text vector."""
+        if texts is None:
+            texts = [n.rec.description for n in self.dirty.values() if n.rec.level == "event" and n.rec.parent_id == node.rec.node_id]
+            stored = [e.description for e in self.sql.nodes(self.memory_id, "event", parent_id=node.rec.node_id)
+                      if f"ev:{e.round_id}" not in self.dirty]
+            texts = stored + texts
+        fallback = summarize(texts, node.rec.start_time, node.rec.end_time)
+        description = fallback if self.ctx.describer == "rules" else self._model_description(level, texts, fallback)
+        node.rec.description = node.unit_text = description
+        node.text = self.b.text_encoder.encode_one(description)
+        self.dirty[node.rec.node_id] = node
+
+    def _model_description(self, level: str, texts: list[str], fallback: str) -> str:
+        joined = "\n".join(t[:600] for t in texts[:40])
+        messages = [("system", DESCRIBE_NODE_SYSTEM), ("human", DESCRIBE_NODE_USER.format(level=level, texts=joined))]
+        try:
+            reply, entry = invoke(self.ctx, "describer", "insert_hierarchy", messages)
+        except ModelOutputError as exc:
+            self.entries.append(exc.cost.to_dict())
+            return fallback
+        self.entries.append(entry.to_dict())
+        text = " ".join(str(getattr(reply, "content", "")).split())[:1000]
+        return text or fallback
+
+    # -- loading and writing ----------------------------------------------------------------------
+
+    def _load_open_episode(self) -> _Node | None:
+        found = self.sql.nodes(self.memory_id, "episode", open_only=True)
+        return self._load(found[-1].node_id, "episode", found[-1]) if found else None
+
+    def _load(self, node_id: str, level: str, rec: NodeRecord | None = None) -> _Node:
+        if node_id in self.dirty:
+            return self.dirty[node_id]
+        rec = rec or self.sql.nodes(self.memory_id, level, node_ids=[node_id])[0]
+        space = SPACE_OF_LEVEL[level]
+        text = self.b.vectors.get(self.memory_id, text_space(space), [node_id]).get(node_id)
+        visual = self.b.vectors.get(self.memory_id, visual_space(space), [node_id]).get(node_id)
+        child_level = "event" if level == "episode" else "episode"
+        children = self.sql.nodes(self.memory_id, child_level, parent_id=node_id)
+        node = _Node(rec, text, visual, len(children), sum(1 for c in children if c.has_visual))
+        node.unit_text = rec.description if level != "episode" or not rec.is_open else self._open_text(children)
+        return node
+
+    @staticmethod
+    def _open_text(children: list[NodeRecord]) -> str:
+        text = ""
+        for c in children:
+            text = _join(text, c.description)
+        return text
+
+    def flush(self) -> None:
+        """Write every changed node: SQL records, text units (BM25) and vectors, per level."""
+        nodes = list(self.dirty.values())
+        self.sql.put_nodes(self.memory_id, [n.rec for n in nodes])
+        for level, space in SPACE_OF_LEVEL.items():
+            mine = [n for n in nodes if n.rec.level == level and n.text is not None]
+            if not mine:
+                continue
+            units = [Unit(n.rec.node_id, n.unit_text or n.rec.description, _meta(n.rec)) for n in mine]
+            self.b.units.add(self.memory_id, space, units, np.stack([n.text for n in mine]))
+            seen = [n for n in mine if n.visual is not None]
+            if seen:
+                self.b.vectors.upsert(self.memory_id, visual_space(space), [n.rec.node_id for n in seen],
+                                      np.stack([n.visual for n in seen]), [_meta(n.rec) for n in seen])
+
+
+def _event_text(rnd: Round) -> str:
+    return rnd.text or f"(round {rnd.round_id})"
+
+
+def _join(a: str, b: str, limit: int = 20_000) -> str:
+    joined = f"{a}\n{b}" if a else b
+    return joined[-limit:]
+
+
+def _running_mean(mean: np.ndarray | None, x: np.ndarray, n: int) -> np.ndarray:
+    """L2-normalized running mean of unit vectors (n = vectors already in the mean)."""
+    if mean is None or n <= 0:
+        return x
+    m = (mean * n + x) / (n + 1)
+    norm = np.linalg.norm(m)
+    return m / norm if norm > 0 else m
+
+
+def _meta(rec: NodeRecord) -> dict[str, Any]:
+    meta: dict[str, Any] = {"level": rec.level, "first_order": rec.first_order if rec.first_order is not None else -1,
+                            "last_order": rec.last_order if rec.last_order is not None else -1}
+    if rec.parent_id:
+        meta["parent_id"] = rec.parent_id
+    if rec.round_id:
+        meta["round_id"] = rec.round_id
+    if rec.start_time:
+        meta["start"] = rec.start_time.isoformat()
+    if rec.end_time:
+        meta["end"] = rec.end_time.isoformat()
+    if rec.image_ids:
+        meta["image_ids"] = ",".join(rec.image_ids[:50])
+    return meta
+
+
+def _isoformat(dt: datetime | None) -> str | None:
+    return dt.isoformat() if dt else None

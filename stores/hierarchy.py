@@ -1,0 +1,84 @@
+"""The rules of the retrieval hierarchy (AdaMM §3.4, Appendix A), as pure functions.
+
+* an event joins the open episode when the time gap is at most ``max_gap_hours`` and the fused
+  similarity (Eq. 13) is at least θepi; otherwise the episode closes and a new one opens;
+* a closed episode joins its best topic when the fused similarity is at least θtopic, else it
+  founds a topic;
+* ``summarize`` is the ``rules`` describer of episodes and topics: an extractive summary - the
+  most salient sentences (by the frequency of their content words across the unit), keywords,
+  and the date span, so dates survive into what the planner reads.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from datetime import datetime
+
+import numpy as np
+
+from adamm.stores.bm25 import tokenize
+from adamm.stores.fusion import late_fusion
+
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+_PREFIX = re.compile(r"^(User|Assistant):\s*|^\[image [^\]]*\]\s*")
+
+MAX_SUMMARY_CHARS = 600
+
+
+def fused_similarity(text_a: np.ndarray | None, text_b: np.ndarray | None, visual_a: np.ndarray | None,
+                     visual_b: np.ndarray | None, w_text: float, w_visual: float) -> float:
+    """Eq. 13 on two nodes' vectors (unit-norm): the visual term only when both have one."""
+    t = float(np.dot(text_a, text_b)) if text_a is not None and text_b is not None else None
+    v = float(np.dot(visual_a, visual_b)) if visual_a is not None and visual_b is not None else None
+    return late_fusion(t, v, w_text, w_visual)
+
+
+def joins_episode(gap_hours: float | None, similarity: float, theta_episode: float, max_gap_hours: float) -> bool:
+    """Unknown times (rounds without timestamps) do not split episodes; similarity still does."""
+    if gap_hours is not None and gap_hours > max_gap_hours:
+        return False
+    return similarity >= theta_episode
+
+
+def joins_topic(similarity: float, theta_topic: float) -> bool:
+    return similarity >= theta_topic
+
+
+def gap_hours(earlier: datetime | None, later: datetime | None) -> float | None:
+    if earlier is None or later is None:
+        return None
+    return (later - earlier).total_seconds() / 3600.0
+
+
+def summarize(texts: Sequence[str], start: datetime | None = None, end: datetime | None = None,
+              max_sentences: int = 3, max_keywords: int = 8) -> str:
+    """Extractive description: date span, keywords, then the most salient sentences in order."""
+    sentences: list[str] = []
+    for text in texts:
+        for line in text.splitlines():
+            body = _PREFIX.sub("", line.strip())
+            sentences.extend(s.strip() for s in _SENTENCE.split(body) if len(s.strip()) > 3)
+    freq = Counter(w for s in sentences for w in set(tokenize(s)) if not w.isdigit() and len(w) > 2)
+    scored = []
+    for i, s in enumerate(sentences):
+        words = [w for w in set(tokenize(s)) if w in freq]
+        if words:
+            scored.append((sum(freq[w] for w in words) / (len(words) ** 0.5), -i, s))
+    chosen = sorted(sorted(scored, reverse=True)[:max_sentences], key=lambda x: -x[1])
+    parts = []
+    if start is not None:
+        span = start.date().isoformat()
+        if end is not None and end.date() != start.date():
+            span += f" to {end.date().isoformat()}"
+        parts.append(span + ".")
+    keywords = [w for w, _ in freq.most_common(max_keywords)]
+    if keywords:
+        parts.append("Keywords: " + ", ".join(keywords) + ".")
+    parts.extend(_clip(s, 200) for _, _, s in chosen)
+    return _clip(" ".join(parts), MAX_SUMMARY_CHARS)
+
+
+def _clip(text: str, n: int) -> str:
+    return text if len(text) <= n else text[: n - 1].rstrip() + "…"
