@@ -53,6 +53,10 @@ def text_space(space: str) -> str:
     return f"{space}.text"
 
 
+def centroid_space(space: str) -> str:
+    return f"{space}.centroid"
+
+
 def insert_hierarchy(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
     """Insert every pending round as an event, in history order."""
     ctx = Context.coerce(runtime)
@@ -75,12 +79,21 @@ def insert_hierarchy(state: IngestState, runtime: Runtime[Context]) -> dict[str,
 
 
 class _Node:
-    """A node being edited in this batch: its record and its vectors."""
+    """A node being edited in this batch: its record and its vectors.
 
-    def __init__(self, rec: NodeRecord, text: np.ndarray | None, visual: np.ndarray | None, children: int = 0, visual_children: int = 0) -> None:
+    ``centroid`` (mean of the children's vectors) drives the structural decisions - joining an
+    episode, finding a topic - and is exact and cheap to update; ``text`` is the embedding of
+    the description, what retrieval scores against, computed for all changed nodes in one batch
+    at flush (an open episode, with no description yet, is retrieved by its centroid).
+    """
+
+    def __init__(self, rec: NodeRecord, text: np.ndarray | None, visual: np.ndarray | None, children: int = 0,
+                 visual_children: int = 0, centroid: np.ndarray | None = None) -> None:
         self.rec, self.text, self.visual = rec, text, visual
+        self.centroid = centroid if centroid is not None else text
         self.children, self.visual_children = children, visual_children
         self.unit_text = rec.description
+        self.needs_embedding = False
 
 
 class _Hierarchy:
@@ -127,7 +140,7 @@ class _Hierarchy:
         ev = _Node(rec, text_vec, visual)
         ep = self.open
         if ep is not None:
-            sim = fused_similarity(ev.text, ep.text, ev.visual, ep.visual, self.ctx.weight_text, self.ctx.weight_visual)
+            sim = fused_similarity(ev.centroid, ep.centroid, ev.visual, ep.visual, self.ctx.weight_text, self.ctx.weight_visual)
             if not joins_episode(gap_hours(ep.rec.end_time, rnd.timestamp), sim, self.ctx.theta_episode, self.ctx.episode_max_gap_hours):
                 counts["topics_founded"] += self._close(ep)
                 ep = None
@@ -153,7 +166,7 @@ class _Hierarchy:
 
     def _grow(self, ep: _Node, ev: _Node, rnd: Round) -> None:
         """Add an event to an episode: running means of text and (image-bearing) visual vectors."""
-        ep.text = _running_mean(ep.text, ev.text, ep.children)
+        ep.centroid = _running_mean(ep.centroid, ev.centroid, ep.children)
         ep.children += 1
         if ev.visual is not None:
             ep.visual = _running_mean(ep.visual, ev.visual, ep.visual_children)
@@ -174,13 +187,13 @@ class _Hierarchy:
             self._describe(ep, level="episode")
         self.open = None
         best, best_sim = None, -1.0
-        hits = [h.id for h in self.b.vectors.query(self.memory_id, text_space(TOPICS), ep.text, TOPIC_CANDIDATES)]
+        hits = [h.id for h in self.b.vectors.query(self.memory_id, centroid_space(TOPICS), ep.centroid, TOPIC_CANDIDATES)]
         fresh = [n.rec.node_id for n in self.dirty.values() if n.rec.level == "topic" and n.rec.node_id not in hits]
         for topic_id in [*hits, *fresh]:  # topics founded in this batch are not in the index yet
             topic = self._load(topic_id, "topic")
-            if topic.text is None:
+            if topic.centroid is None:
                 continue
-            sim = fused_similarity(ep.text, topic.text, ep.visual, topic.visual, self.ctx.weight_text, self.ctx.weight_visual)
+            sim = fused_similarity(ep.centroid, topic.centroid, ep.visual, topic.visual, self.ctx.weight_text, self.ctx.weight_visual)
             if sim > best_sim:
                 best, best_sim = topic, sim
         founded = 0
@@ -197,6 +210,7 @@ class _Hierarchy:
     def _grow_topic(self, topic: _Node, ep: _Node, regrow: bool = False) -> None:
         r = topic.rec
         if not regrow:
+            topic.centroid = _running_mean(topic.centroid, ep.centroid, topic.children)
             topic.children += 1
             if ep.visual is not None:
                 topic.visual = _running_mean(topic.visual, ep.visual, topic.visual_children)
@@ -221,7 +235,7 @@ class _Hierarchy:
         fallback = summarize(texts, node.rec.start_time, node.rec.end_time)
         description = fallback if self.ctx.describer == "rules" else self._model_description(level, texts, fallback)
         node.rec.description = node.unit_text = description
-        node.text = self.b.text_encoder.encode_one(description)
+        node.needs_embedding = True
         self.dirty[node.rec.node_id] = node
 
     def _model_description(self, level: str, texts: list[str], fallback: str) -> str:
@@ -249,9 +263,10 @@ class _Hierarchy:
         space = SPACE_OF_LEVEL[level]
         text = self.b.vectors.get(self.memory_id, text_space(space), [node_id]).get(node_id)
         visual = self.b.vectors.get(self.memory_id, visual_space(space), [node_id]).get(node_id)
+        centroid = self.b.vectors.get(self.memory_id, centroid_space(space), [node_id]).get(node_id)
         child_level = "event" if level == "episode" else "episode"
         children = self.sql.nodes(self.memory_id, child_level, parent_id=node_id)
-        node = _Node(rec, text, visual, len(children), sum(1 for c in children if c.has_visual))
+        node = _Node(rec, text, visual, len(children), sum(1 for c in children if c.has_visual), centroid)
         node.unit_text = rec.description if level != "episode" or not rec.is_open else self._open_text(children)
         return node
 
@@ -265,6 +280,13 @@ class _Hierarchy:
     def flush(self) -> None:
         """Write every changed node: SQL records, text units (BM25) and vectors, per level."""
         nodes = list(self.dirty.values())
+        stale = [n for n in nodes if n.needs_embedding]
+        if stale:  # every regenerated description of the batch, embedded in one call
+            for n, vec in zip(stale, self.b.text_encoder.encode([n.rec.description for n in stale])):
+                n.text = vec
+        for n in nodes:
+            if n.text is None or (n.rec.is_open and not n.needs_embedding):
+                n.text = n.centroid  # an open episode: retrieved by its centroid until described
         self.sql.put_nodes(self.memory_id, [n.rec for n in nodes])
         for level, space in SPACE_OF_LEVEL.items():
             mine = [n for n in nodes if n.rec.level == level and n.text is not None]
@@ -272,6 +294,10 @@ class _Hierarchy:
                 continue
             units = [Unit(n.rec.node_id, n.unit_text or n.rec.description, _meta(n.rec)) for n in mine]
             self.b.units.add(self.memory_id, space, units, np.stack([n.text for n in mine]))
+            if level != "event":
+                self.b.vectors.upsert(self.memory_id, centroid_space(space), [n.rec.node_id for n in mine],
+                                      np.stack([n.centroid if n.centroid is not None else n.text for n in mine]),
+                                      [_meta(n.rec) for n in mine])
             seen = [n for n in mine if n.visual is not None]
             if seen:
                 self.b.vectors.upsert(self.memory_id, visual_space(space), [n.rec.node_id for n in seen],
