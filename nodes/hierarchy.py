@@ -101,6 +101,7 @@ class _Hierarchy:
         self.ctx, self.b, self.sql, self.memory_id, self.entries = ctx, b, b.sql, memory_id, entries
         self.image_vectors: dict[str, list[np.ndarray]] = {}
         self.dirty: dict[str, _Node] = {}
+        self.loaded: dict[str, _Node] = {}
         self.open = self._load_open_episode()
 
     # -- images ---------------------------------------------------------------------------------
@@ -259,6 +260,13 @@ class _Hierarchy:
     def _load(self, node_id: str, level: str, rec: NodeRecord | None = None) -> _Node:
         if node_id in self.dirty:
             return self.dirty[node_id]
+        if node_id in self.loaded:  # read once per batch: topics are compared again and again
+            return self.loaded[node_id]
+        node = self._read(node_id, level, rec)
+        self.loaded[node_id] = node
+        return node
+
+    def _read(self, node_id: str, level: str, rec: NodeRecord | None) -> _Node:
         rec = rec or self.sql.nodes(self.memory_id, level, node_ids=[node_id])[0]
         space = SPACE_OF_LEVEL[level]
         text = self.b.vectors.get(self.memory_id, text_space(space), [node_id]).get(node_id)
