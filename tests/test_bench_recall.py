@@ -124,3 +124,24 @@ def test_main_smoke_on_one_small_scenario(home, tmp_path, capsys):
     assert doc["summary"]["dense"]["hit"] > 0
     printed = capsys.readouterr().out
     assert "recall@10" in printed and "all" in printed
+
+
+def test_forget_query_drops_only_that_text_from_the_encoder_cache():
+    import hashlib
+
+    import numpy as np
+
+    from adamm.stores.encoders import TextEncoder
+
+    enc = TextEncoder()  # cheap: the model loads on first encode, which this test never does
+    key = lambda t: hashlib.sha256(t.encode("utf-8")).hexdigest()  # noqa: E731
+    enc._remember({key("q"): np.ones(3, dtype=np.float32), key("other"): np.zeros(3, dtype=np.float32)})
+    br.forget_query(enc, "q")
+    assert key("q") not in enc._cache and key("other") in enc._cache
+    br.forget_query(enc, "never seen")  # no error
+    br.forget_query(object(), "q")  # an encoder without a cache is left alone
+
+
+def test_query_text_without_caption_is_the_question():
+    q = SimpleNamespace(question="What is this?", image=SimpleNamespace(caption="a red kite"))
+    assert br.query_text(q, with_caption=False) == "What is this?"
