@@ -18,7 +18,6 @@ vectors in ``<space>.text``, visual vectors in ``<space>.visual``).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
 from typing import Any
 
 import numpy as np
@@ -344,7 +343,3 @@ def _meta(rec: NodeRecord) -> dict[str, Any]:
     if rec.image_ids:
         meta["image_ids"] = ",".join(rec.image_ids[:50])
     return meta
-
-
-def _isoformat(dt: datetime | None) -> str | None:
-    return dt.isoformat() if dt else None

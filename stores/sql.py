@@ -406,46 +406,11 @@ class SqlStore:
 
     # -- schemas and attribute-set counts ----------------------------------------------------
 
-    def bump_attribute_set(self, memory_id: str, attributes: Sequence[str], by: int = 1) -> int:
-        """Count one more round with exactly this attribute set; returns the new count."""
-        attrs = sorted(set(attributes))
-        key = "|".join(attrs)
-        with self._lock, self.session() as s:
-            rec = s.execute(
-                select(AttributeSetRecord).where(AttributeSetRecord.memory_id == memory_id, AttributeSetRecord.key == key)
-            ).scalar()
-            if rec is None:
-                rec = AttributeSetRecord(memory_id=memory_id, key=key, attributes=attrs, count=0)
-            rec.count += by
-            s.add(rec)
-            return rec.count
-
-    def count_round_attributes(self, memory_id: str, round_id: str, attributes: Sequence[str]) -> list[str] | None:
-        """Record a round's attribute set in the counts, once: a round counted before has its
-        old set uncounted first. Returns the previous set (None if the round was not counted)."""
-        attrs = sorted(set(attributes))
-        with self._lock, self.session() as s:
-            rnd = s.execute(select(RoundRecord).where(RoundRecord.memory_id == memory_id, RoundRecord.round_id == round_id)).scalar()
-            if rnd is None:
-                raise StoreError(f"unknown round {round_id!r}")
-            old = rnd.attributes
-            if old == attrs:
-                return old
-            for key_attrs, by in ((old, -1), (attrs, +1)):
-                if key_attrs is None:
-                    continue
-                key = "|".join(key_attrs)
-                rec = s.execute(select(AttributeSetRecord).where(AttributeSetRecord.memory_id == memory_id, AttributeSetRecord.key == key)).scalar()
-                if rec is None:
-                    rec = AttributeSetRecord(memory_id=memory_id, key=key, attributes=list(key_attrs), count=0)
-                rec.count = max(0, rec.count + by)
-                s.add(rec)
-            rnd.attributes = attrs
-            s.add(rnd)
-            return old
-
     def count_round_attributes_many(self, memory_id: str, changes: Sequence[tuple[str, Sequence[str]]]) -> None:
-        """``count_round_attributes`` for many rounds in one transaction (rounds in order)."""
+        """Record rounds' attribute sets in the counts, once each, in one transaction.
+
+        A round counted before has its old set uncounted first, so re-deriving a round moves its
+        count instead of adding a second one. ``changes`` are ``(round_id, attributes)``."""
         if not changes:
             return
         with self._lock, self.session() as s:
@@ -628,15 +593,6 @@ class SqlStore:
         evolved = self._require_table(memory_id, name)
         self._create_indexes(self._sa_table(evolved), new)
         return evolved
-
-    def set_table_description(self, memory_id: str, name: str, description: str) -> None:
-        with self.session() as s:
-            rec = s.execute(select(TableRecord).where(TableRecord.memory_id == memory_id, TableRecord.name == name)).scalar()
-            if rec is None:
-                raise StoreError(f"unknown table {name!r}")
-            rec.description = description
-            s.add(rec)
-        self._forget_table(memory_id, name)
 
     def table(self, memory_id: str, name: str, *, missing_ok: bool = False) -> TableInfo | None:
         cached = self._table_cache.get((memory_id, name))

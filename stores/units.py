@@ -3,8 +3,8 @@
 A unit (a round, an event, an episode, a table's metadata ...) is written to SQL first - the
 source of truth - then its vector to Chroma; the BM25 index is derived from SQL on demand
 (``KeywordIndexes`` notices the change through ``units_version``). A crash between the two
-writes leaves a unit without a vector, which the next ``add`` of the same unit repairs, and
-``missing_vectors`` finds.
+writes leaves a unit without a vector, which the next ``add`` of the same unit repairs (the
+round stays pending until its units are written).
 
 Search is hybrid by default: a dense ranking and a BM25 ranking fused with RRF; either one
 alone is selectable for ablations.
@@ -70,12 +70,6 @@ class UnitIndex:
         self.sql.delete_units(memory_id, space, unit_ids)
         self.vectors.delete(memory_id, text_space(space), unit_ids)
         self.keywords.invalidate(memory_id, space)
-
-    def missing_vectors(self, memory_id: str, space: str) -> list[str]:
-        """Unit ids stored in SQL that have no vector (a crash between the two writes)."""
-        ids = [u.unit_id for u in self.sql.units(memory_id, space)]
-        present = self.vectors.get(memory_id, text_space(space), ids) if ids else {}
-        return [i for i in ids if i not in present]
 
     def search(
         self,

@@ -217,10 +217,16 @@ def test_observations_schemas_attribute_sets_nodes_units(store: SqlStore) -> Non
     assert [o.value_text for o in store.observations("alice")] == ["ok"]
     assert store.observations("bob") == []
 
-    assert store.bump_attribute_set("alice", ["b", "a"]) == 1
-    assert store.bump_attribute_set("alice", ["a", "b", "a"]) == 2
-    assert store.bump_attribute_set("bob", ["a", "b"]) == 1
+    store.add_rounds("alice", [Round(round_id=f"c{i}", user_text="x") for i in range(2)])
+    store.add_rounds("bob", [Round(round_id="c0", user_text="x")])
+    store.count_round_attributes_many("alice", [("c0", ["b", "a"]), ("c1", ["a", "b", "a"])])
+    store.count_round_attributes_many("bob", [("c0", ["a", "b"])])
     assert store.attribute_sets("alice") == [(frozenset({"a", "b"}), 2)]
+    assert store.attribute_sets("bob") == [(frozenset({"a", "b"}), 1)]
+    store.count_round_attributes_many("alice", [("c0", ["a", "b"])])  # unchanged: nothing moves
+    store.count_round_attributes_many("alice", [("c1", ["a"])])       # changed: the count moves
+    assert sorted(store.attribute_sets("alice"), key=len) == [(frozenset({"a"}), 1), (frozenset({"a", "b"}), 1)]
+    assert store.counted_attributes("alice", ["c0", "c1"]) == {"c0": frozenset({"a", "b"}), "c1": frozenset({"a"})}
 
     store.put_schema("alice", ["sleep_hours", "deep_sleep"], support=4, table_name="sleep_log")
     store.put_schema("alice", ["deep_sleep", "sleep_hours"], support=5)
