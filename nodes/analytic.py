@@ -36,11 +36,11 @@ from adamm.nodes.rules.extractor import Draft, extract_round
 from adamm.nodes.state import IngestState
 from adamm.prompts.describe import DESCRIBE_TABLE_SYSTEM, DESCRIBE_TABLE_USER
 from adamm.prompts.extract import EXTRACT_SYSTEM, EXTRACT_USER
-from adamm.stores.attributes import AttributeResolver, Known, consolidation, is_attribute_name
+from adamm.stores.attributes import AttributeResolver, Known, consolidation
 from adamm.stores.mining import DEFAULT_CONTEXT_ATTRIBUTES, SupportIndex, update_schemas
 from adamm.stores.quantities import canonical_unit, convert, dimension_of, parse_quantity, snake_case
 from adamm.stores.records import Round
-from adamm.stores.sql import SYSTEM_COLUMNS, ColumnSpec, SqlStore, StoreError, check_identifier
+from adamm.stores.sql import RESERVED_COLUMNS, ColumnSpec, SqlStore, StoreError, check_identifier, is_identifier
 from adamm.stores.sql_models import ObservationRecord
 
 log = logging.getLogger(__name__)
@@ -139,7 +139,7 @@ def canonicalize(sql: SqlStore, memory_id: str, resolver: AttributeResolver, rnd
     Names already known exactly are placed first, so they form the context that disambiguates
     the bare labels of the same round.
     """
-    usable = [_as_duration(d) for d in drafts if is_attribute_name(d.attribute) and (d.value_num is None or math.isfinite(d.value_num))]
+    usable = [_as_duration(d) for d in drafts if is_identifier(d.attribute) and (d.value_num is None or math.isfinite(d.value_num))]
     if len(usable) > MAX_OBSERVATIONS_PER_ROUND:
         log.warning("round %s: %d observations, only the first %d kept", rnd.round_id, len(usable), MAX_OBSERVATIONS_PER_ROUND)
         usable = usable[:MAX_OBSERVATIONS_PER_ROUND]
@@ -280,7 +280,7 @@ def _provenance(o: ExtractedObservation, rnd: Round) -> str:
 
 def column_of(attribute: str) -> str:
     """Column name of an attribute; the system column names stay reserved."""
-    return f"{attribute}_value"[:48] if attribute in SYSTEM_COLUMNS else attribute
+    return f"{attribute}_value"[:48] if attribute in RESERVED_COLUMNS else attribute
 
 
 def matches(attributes: frozenset[str], schema: frozenset[str], ratio: float) -> bool:
@@ -383,12 +383,13 @@ class _Induction:
 
     def _discover(self, schema: frozenset[str]) -> int:
         taken = {t.name for t in self.sql.tables(self.memory_id)}
-        desc = self._describe(schema, taken)
+        holders = self._holders(schema)
+        desc = self._describe(schema, taken, _first_day(holders))
         columns = [ColumnSpec(column_of(a), desc.types.get(a, "float"), self._unit(a)) for a in sorted(schema)]
         self.sql.create_table(self.memory_id, desc.name, columns, description=desc.description, schema_key="|".join(sorted(schema)))
         self.sql.put_schema(self.memory_id, sorted(schema), support=self.index.support(schema), table_name=desc.name)
         self.active[schema] = desc.name
-        return self._backfill(schema, desc.name)
+        return self._backfill(schema, desc.name, holders)
 
     def _evolve(self, old: frozenset[str], new: frozenset[str]) -> int:
         table = self.active.pop(old)
@@ -398,13 +399,11 @@ class _Induction:
         self.sql.add_columns(self.memory_id, table, [ColumnSpec(column_of(a), types[a], self._unit(a)) for a in added])
         self.sql.put_schema(self.memory_id, sorted(new), support=self.index.support(new), table_name=table)
         self.active[new] = table
-        return self._backfill(new, table)
+        return self._backfill(new, table, self._holders(new))
 
-    def _describe(self, schema: frozenset[str], taken: set[str]) -> TableDescription:
+    def _describe(self, schema: frozenset[str], taken: set[str], first_seen: str | None) -> TableDescription:
         samples = self._samples(schema)
-        rounds = self.index.support(schema)
-        first = self._first_seen(schema)
-        rules = describe_table(samples, taken, first, rounds)
+        rules = describe_table(samples, taken, first_seen, self.index.support(schema))
         if self.ctx.describer == "rules":
             return rules
         return self._model_describe(samples, taken, rules)
@@ -438,22 +437,17 @@ class _Induction:
             self._units = {a.name: a.unit for a in self.sql.attributes(self.memory_id)}
         return self._units.get(attribute)
 
-    def _first_seen(self, schema: frozenset[str]) -> str | None:
-        for rid, (attrs, _order, ts) in sorted(self._history().items(), key=lambda kv: kv[1][1] or 0):
-            if matches(attrs, schema, self.ctx.table_match_ratio):
-                return ts.date().isoformat() if ts else None
-        return None
-
     # -- rows ------------------------------------------------------------------------------
 
-    def _history(self) -> dict[str, tuple[frozenset[str], int | None, datetime | None]]:
-        """Every counted round's attribute set, the batch's own rounds as decided so far."""
-        return {**self.sql.round_attributes(self.memory_id), **self.batch_attrs}
+    def _holders(self, schema: frozenset[str]) -> dict[str, tuple[int | None, datetime | None]]:
+        """Order and time of every round so far that holds a record of the schema: the stored
+        history (read once per schema change) plus the batch's own rounds as decided so far."""
+        history = {**self.sql.round_attributes(self.memory_id), **self.batch_attrs}
+        return {rid: (order, ts) for rid, (attrs, order, ts) in history.items()
+                if matches(attrs, schema, self.ctx.table_match_ratio)}
 
-    def _backfill(self, schema: frozenset[str], table: str) -> int:
+    def _backfill(self, schema: frozenset[str], table: str, rounds: dict[str, tuple[int | None, datetime | None]]) -> int:
         """(Re-)materialize one row per earlier round that holds a record of the schema."""
-        rounds = {rid: (order, ts) for rid, (attrs, order, ts) in self._history().items()
-                  if matches(attrs, schema, self.ctx.table_match_ratio)}
         if not rounds:
             return 0
         by_round: dict[str, list[ObservationRecord]] = defaultdict(list)
@@ -492,6 +486,14 @@ class _Induction:
                         fixed[key] = None
                 clean.append(fixed)
             return self.sql.upsert_rows(self.memory_id, table, clean)
+
+
+def _first_day(holders: dict[str, tuple[int | None, datetime | None]]) -> str | None:
+    """The date of the earliest round holding a record, for the table's description."""
+    if not holders:
+        return None
+    _, ts = min(holders.values(), key=lambda v: v[0] or 0)
+    return ts.date().isoformat() if ts else None
 
 
 def _captions(rnd: Round) -> str | None:

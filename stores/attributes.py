@@ -26,7 +26,6 @@ Values are then converted to the known attribute's unit, which its first observa
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -197,13 +196,6 @@ class AttributeResolver:
     def observe(self, attributes: frozenset[str]) -> None:
         """Count a round's canonical attribute set, so later rounds of the batch see it."""
         self.sets.append((attributes, 1))
-
-
-_SNAKE = re.compile(r"^[a-z][a-z0-9_]{0,47}$")
-
-
-def is_attribute_name(name: str) -> bool:
-    return bool(_SNAKE.match(name))
 
 
 # -- consolidation -----------------------------------------------------------------------------

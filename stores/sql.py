@@ -85,13 +85,18 @@ class StoreError(ValueError):
     """A request the store refuses (bad identifier, unknown table or column, bad value)."""
 
 
+def is_identifier(name: object) -> bool:
+    """A lower snake_case name of at most 48 characters, safe as a table or column name."""
+    return isinstance(name, str) and bool(_IDENT.match(name))
+
+
 def check_identifier(name: str, what: str = "identifier") -> str:
     """Accept only lower snake_case names of at most 48 characters.
 
     This is the gate between model output and DDL: a name that passes contains no quote,
     space, dot or unicode trick, and is then still quoted by SQLAlchemy.
     """
-    if not isinstance(name, str) or not _IDENT.match(name):
+    if not is_identifier(name):
         raise StoreError(f"invalid {what} {name!r}: use lower snake_case, start with a letter, at most 48 characters")
     return name
 
