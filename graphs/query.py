@@ -1,14 +1,9 @@
-"""The ``query`` graph: a question in, a cited answer out.
-
-    retrieve -> answer
-
-Compiled without a checkpointer or store, named as in langgraph.json.
-"""
+"""The ``query`` graph: a question in, a cited answer out (planner under construction: flat for now)."""
 
 from langgraph.graph import END, START, StateGraph
 
 from adamm.nodes.context import Context
-from adamm.nodes.query import answer, retrieve
+from adamm.nodes.flat import answer, retrieve
 from adamm.nodes.state import QueryInput, QueryOutput, QueryState
 
 builder = StateGraph(QueryState, context_schema=Context, input_schema=QueryInput, output_schema=QueryOutput)

@@ -62,7 +62,7 @@ def test_editable_install_points_at_the_checkout() -> None:
 
 def test_every_langgraph_json_entry_imports_a_compiled_graph_of_that_name() -> None:
     config = json.loads((ROOT / "langgraph.json").read_text())
-    assert set(config["graphs"]) == {"ingest", "query"}
+    assert set(config["graphs"]) == {"ingest", "query", "flat"}
     for name, ref in config["graphs"].items():
         path, _, attr = ref.partition(":")
         spec = importlib.util.spec_from_file_location(f"lg_{name}", ROOT / path)

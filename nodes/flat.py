@@ -1,7 +1,9 @@
-"""Query nodes of the retrieval baseline: find the rounds that bear on a question, answer from them.
+"""The flat retrieval baseline ("MM-RAG"): top-k rounds for the question, then the answerer.
 
-This is the floor the planner (analytic tools, hierarchy, reflection) builds on: hybrid
-retrieval over raw rounds, then an answer that leads with the value and cites its rounds.
+This is the floor the planner (analytic tools, hierarchy, reflection) must beat, and the
+baseline the evaluation harness runs on the same data and encoder: dense, BM25 or hybrid (RRF)
+top-k over raw rounds (``retrieval_mode``), then an answer that leads with the value and cites
+its rounds.
 
 The ``rules`` answerer is extractive and honest: it returns the sentence of the evidence that
 best covers the question's content words, and "Not mentioned." when no evidence shares enough

@@ -1,0 +1,21 @@
+"""The ``flat`` graph: the flat top-k retrieval baseline ("MM-RAG"), a question in, a cited answer out.
+
+    retrieve -> answer
+
+``retrieval_mode`` in the context picks dense, BM25 or hybrid (RRF) ranking of raw rounds.
+"""
+
+from langgraph.graph import END, START, StateGraph
+
+from adamm.nodes.context import Context
+from adamm.nodes.flat import answer, retrieve
+from adamm.nodes.state import QueryInput, QueryOutput, QueryState
+
+builder = StateGraph(QueryState, context_schema=Context, input_schema=QueryInput, output_schema=QueryOutput)
+builder.add_node("retrieve", retrieve)
+builder.add_node("answer", answer)
+builder.add_edge(START, "retrieve")
+builder.add_edge("retrieve", "answer")
+builder.add_edge("answer", END)
+
+graph = builder.compile(name="flat")
