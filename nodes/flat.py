@@ -47,7 +47,9 @@ def retrieve(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
         evidence = [
             {
                 "unit_id": h.unit_id,
+                "kind": "round",
                 "round_id": h.metadata.get("round_id", h.unit_id),
+                "round_ids": [h.metadata.get("round_id", h.unit_id)],
                 "session_id": h.metadata.get("session_id"),
                 "time": h.metadata.get("time"),
                 "image_ids": [i for i in str(h.metadata.get("image_ids", "")).split(",") if i],
