@@ -1,0 +1,275 @@
+"""A small Python facade over the graphs, for agents that do not speak LangGraph.
+
+    from adamm.memory import Memory
+
+    mem = Memory("ada")                                   # embedded stores under $ADAMM_HOME
+    mem.ingest([{"round_id": "r1", "user_text": "We named the puppy Biscuit."}])
+    ans = mem.ask("What is the puppy called?")
+    ans.answer, ans.citations, ans.cost_summary
+    mem.tables()                                          # [TableInfo(name="sleep_log", ...)]
+    mem.forget(round_ids=["r1"])
+
+Every call goes through the same compiled ``ingest`` / ``query`` graphs a LangGraph server
+serves, so the facade can never drift from the graphs' behaviour; it only turns their plain
+dict outputs into typed objects and picks the graph context once. The ``a*`` twins run the same
+work without blocking an event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from adamm.nodes.context import Context
+from adamm.stores.records import Round
+
+__all__ = ["Answer", "Citation", "ColumnInfo", "IngestReport", "Memory", "TableInfo"]
+
+#: Rounds per ``ingest`` graph invocation: big enough to amortise the per-run overhead, small
+#: enough that an interrupted call loses little (stored rounds are completed by the next run).
+DEFAULT_BATCH = 64
+
+#: Output keys of the ``query`` graph that ``Answer`` has fields for; any other output key (a
+#: planner's ``plan`` or ``notes``) is kept in ``Answer.extra`` rather than dropped.
+_ANSWER_KEYS = ("answer", "citations", "evidence", "cost")
+
+
+@dataclass(frozen=True)
+class IngestReport:
+    """What one ``ingest`` call stored and derived."""
+
+    memory_id: str
+    rounds_added: int
+    rounds_updated: int
+    rounds_unchanged: int
+    counts: dict[str, int] = field(default_factory=dict)
+    """Every count the ingest graph reported (``units_indexed``, ``table_rows``, ``events`` ...)."""
+    cost: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def rounds(self) -> int:
+        """Rounds the call handed over, whatever happened to each."""
+        return self.rounds_added + self.rounds_updated + self.rounds_unchanged
+
+
+@dataclass(frozen=True)
+class Citation:
+    """A source of an answer: a round, and the images of it the answer rests on."""
+
+    round_id: str
+    image_ids: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A cited answer. ``evidence`` is everything the answerer saw, best first."""
+
+    answer: str
+    citations: tuple[Citation, ...]
+    evidence: list[dict[str, Any]]
+    cost: list[dict[str, Any]]
+    extra: dict[str, Any] = field(default_factory=dict)
+    """Output keys beyond the four above (e.g. a planner's ``plan`` or ``notes``)."""
+
+    @property
+    def round_ids(self) -> list[str]:
+        return [c.round_id for c in self.citations]
+
+    @property
+    def cost_summary(self) -> dict[str, Any]:
+        """Totals of the cost ledger: model calls, tokens, seconds, per node and per role."""
+        from adamm.nodes.cost import summarize  # noqa: PLC0415
+
+        return summarize(self.cost)
+
+    def __str__(self) -> str:
+        return self.answer
+
+
+@dataclass(frozen=True)
+class ColumnInfo:
+    name: str
+    type: str
+    unit: str | None = None
+
+
+@dataclass(frozen=True)
+class TableInfo:
+    """One analytic table induced for this memory."""
+
+    name: str
+    description: str
+    columns: tuple[ColumnInfo, ...]
+    rows: int
+
+
+class Memory:
+    """One memory (a user, a tenant) and the configuration its graphs run with.
+
+    ``context`` is a ``Context``, a dict of its fields, or any object with attributes of the
+    same names (a host agent's own settings); ``None`` means environment and defaults.
+    Invalid configuration fails here, not on the first call.
+    """
+
+    def __init__(self, memory_id: str, *, context: Context | Mapping[str, Any] | Any = None, batch_size: int = DEFAULT_BATCH):
+        from adamm.nodes.ingest import check_memory_id  # noqa: PLC0415
+
+        self.memory_id = check_memory_id(memory_id)
+        self.context = Context.coerce(dict(context) if isinstance(context, Mapping) else context)
+        if batch_size < 1:
+            raise ValueError("batch_size: must be at least 1")
+        self.batch_size = batch_size
+
+    def __repr__(self) -> str:
+        return f"Memory({self.memory_id!r})"
+
+    # -- ingest ---------------------------------------------------------------------------
+
+    def ingest(self, rounds: Iterable[Round | Mapping[str, Any]]) -> IngestReport:
+        """Remember rounds (dicts in the JSONL round format, or ``Round`` objects).
+
+        Re-ingesting a round changes nothing; a changed round under the same id is updated.
+        A batch with an invalid round raises ``InputError`` and stores nothing of that batch.
+        """
+        from adamm.graphs.ingest import graph  # noqa: PLC0415
+
+        outputs = [graph.invoke(payload, context=self.context) for payload in self._ingest_payloads(rounds)]
+        return self._report(outputs)
+
+    async def aingest(self, rounds: Iterable[Round | Mapping[str, Any]]) -> IngestReport:
+        from adamm.graphs.ingest import graph  # noqa: PLC0415
+
+        outputs = [await graph.ainvoke(payload, context=self.context) for payload in self._ingest_payloads(rounds)]
+        return self._report(outputs)
+
+    def _ingest_payloads(self, rounds: Iterable[Round | Mapping[str, Any]]) -> list[dict[str, Any]]:
+        if isinstance(rounds, (Round, Mapping, str, bytes)):
+            raise TypeError("rounds: expected a list of rounds, got a single " + type(rounds).__name__)
+        plain = [_plain_round(r, i) for i, r in enumerate(rounds)]
+        step = self.batch_size
+        return [{"memory_id": self.memory_id, "rounds": plain[i:i + step]} for i in range(0, len(plain), step)]
+
+    def _report(self, outputs: Sequence[dict[str, Any]]) -> IngestReport:
+        from adamm.nodes.state import merge_counts  # noqa: PLC0415
+
+        counts: dict[str, int] = {}
+        cost: list[dict[str, Any]] = []
+        for out in outputs:
+            counts = merge_counts(counts, out.get("stored"))
+            cost.extend(out.get("cost", []))
+        return IngestReport(
+            memory_id=self.memory_id,
+            rounds_added=counts.get("rounds_added", 0),
+            rounds_updated=counts.get("rounds_updated", 0),
+            rounds_unchanged=counts.get("rounds_unchanged", 0),
+            counts=counts,
+            cost=cost,
+        )
+
+    # -- ask --------------------------------------------------------------------------------
+
+    def ask(self, question: str, *, now: str | datetime | None = None, image: Any = None) -> Answer:
+        """Answer a question from this memory, with citations.
+
+        ``now`` anchors relative dates ("last week"); ``image`` is a path, an URL, base64 text,
+        raw bytes, or a dict ``{"path" | "url" | "data", "caption"?}``.
+        """
+        from adamm.graphs.query import graph  # noqa: PLC0415
+
+        return _answer(graph.invoke(self._query_payload(question, now, image), context=self.context))
+
+    async def aask(self, question: str, *, now: str | datetime | None = None, image: Any = None) -> Answer:
+        from adamm.graphs.query import graph  # noqa: PLC0415
+
+        return _answer(await graph.ainvoke(self._query_payload(question, now, image), context=self.context))
+
+    def _query_payload(self, question: str, now: str | datetime | None, image: Any) -> dict[str, Any]:
+        if not isinstance(question, str) or not question.strip():
+            raise ValueError("question: must be a non-empty string")
+        payload: dict[str, Any] = {"memory_id": self.memory_id, "question": question}
+        if now is not None:
+            payload["now"] = now.isoformat() if isinstance(now, datetime) else str(now)
+        if image is not None:
+            payload["image"] = _image(image)
+        return payload
+
+    # -- tables -------------------------------------------------------------------------------
+
+    def tables(self) -> list[TableInfo]:
+        """The analytic tables induced so far, with their columns and row counts."""
+        from adamm.nodes.backends import backends  # noqa: PLC0415
+
+        sql = backends(self.context).sql
+        return [
+            TableInfo(
+                name=t.name,
+                description=t.description,
+                columns=tuple(ColumnInfo(c.name, c.type, c.unit) for c in t.columns),
+                rows=sql.count_rows(self.memory_id, t.name),
+            )
+            for t in sql.tables(self.memory_id)
+        ]
+
+    async def atables(self) -> list[TableInfo]:
+        return await asyncio.to_thread(self.tables)
+
+    # -- forget -------------------------------------------------------------------------------
+
+    def forget(self, round_ids: Sequence[str] | None = None, session_id: str | None = None, everything: bool = False) -> Any:
+        """Delete rounds (by id or by session), or the whole memory, with everything derived
+        from them; returns the ``ForgetReport`` of :func:`adamm.forget.forget`."""
+        from adamm.forget import forget  # noqa: PLC0415 - optional until that module lands
+
+        if isinstance(round_ids, str):
+            round_ids = [round_ids]
+        return forget(self.context, self.memory_id, round_ids=list(round_ids) if round_ids is not None else None,
+                      session_id=session_id, everything=everything)
+
+    async def aforget(self, round_ids: Sequence[str] | None = None, session_id: str | None = None, everything: bool = False) -> Any:
+        return await asyncio.to_thread(self.forget, round_ids, session_id, everything)
+
+
+# -- helpers -------------------------------------------------------------------------------------
+
+
+def _plain_round(item: Round | Mapping[str, Any], index: int) -> dict[str, Any]:
+    """Rounds travel through graph state as JSON-ready dicts (what a LangGraph server would
+    receive), so a ``Round`` is dumped the way the JSONL format writes it."""
+    if isinstance(item, Round):
+        return item.model_dump(mode="json", exclude_none=True)
+    if isinstance(item, Mapping):
+        return dict(item)
+    raise TypeError(f"rounds[{index}]: expected a dict or a Round, got {type(item).__name__}")
+
+
+def _answer(out: dict[str, Any]) -> Answer:
+    citations = tuple(Citation(c["round_id"], tuple(c.get("image_ids") or ())) for c in out.get("citations", []))
+    return Answer(
+        answer=out.get("answer", ""),
+        citations=citations,
+        evidence=list(out.get("evidence", [])),
+        cost=list(out.get("cost", [])),
+        extra={k: v for k, v in out.items() if k not in _ANSWER_KEYS},
+    )
+
+
+def _image(image: Any) -> dict[str, Any]:
+    """The ``image`` input of the query graph from the loose forms a caller has at hand."""
+    if isinstance(image, Mapping):
+        return dict(image)
+    if isinstance(image, (bytes, bytearray)):
+        return {"data": base64.b64encode(bytes(image)).decode("ascii")}
+    if isinstance(image, Path):
+        return {"path": str(image)}
+    if isinstance(image, str):
+        if image.startswith(("http://", "https://")):
+            return {"url": image}
+        if image.startswith("data:") or (len(image) > 256 and not Path(image).exists()):
+            return {"data": image.split(",", 1)[-1]}
+        return {"path": image}
+    raise TypeError(f"image: expected a path, URL, base64 text, bytes or a dict, got {type(image).__name__}")
