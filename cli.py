@@ -5,6 +5,7 @@
     adamm tables --memory-id ID [--json]
     adamm stats --memory-id ID [--json]
     adamm demo
+    adamm eval --dataset mem-gallery|locomo|analytic --data PATH [--systems ...] [--out DIR]
 
 Exit codes: 0 success, 2 bad usage or bad input (one line on stderr saying why), 1 anything
 unexpected. Configuration comes from ``ADAMM_*`` environment variables; ``--home`` and
@@ -57,6 +58,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
 
     sub.add_parser("demo", help="ingest a small built-in history and ask it questions")
+
+    from adamm.eval.cli import add_eval_parser  # noqa: PLC0415 - argparse and stdlib only
+
+    add_eval_parser(sub)
     return parser
 
 
@@ -70,7 +75,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     try:
         ctx = _context(args)
-        return {"ingest": cmd_ingest, "ask": cmd_ask, "tables": cmd_tables, "stats": cmd_stats, "demo": cmd_demo}[args.command](args, ctx)
+        return {"ingest": cmd_ingest, "ask": cmd_ask, "tables": cmd_tables, "stats": cmd_stats, "demo": cmd_demo,
+                "eval": cmd_eval}[args.command](args, ctx)
     except (FormatError, InputError, ConfigError, StoreError, EncoderError) as exc:
         sys.stderr.write(f"adamm: error: {_one_line(exc)}\n")
         return EXIT_USAGE
@@ -280,6 +286,12 @@ def _demo_tables(ctx: Any, memory_id: str) -> None:
                   f"over {res.matched} rows (sources: {', '.join(res.sources)})")
     if not docs:
         print("  none yet")
+
+
+def cmd_eval(args: argparse.Namespace, ctx: Any) -> int:
+    from adamm.eval.cli import run_eval_command  # noqa: PLC0415
+
+    return run_eval_command(args, ctx)
 
 
 if __name__ == "__main__":  # python -m adamm.cli

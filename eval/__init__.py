@@ -1,0 +1,1 @@
+"""The evaluation harness: ``adamm eval`` (see the README, "Evaluation")."""
