@@ -1,0 +1,216 @@
+"""The same graphs on PostgreSQL and a Chroma server, chosen by configuration alone.
+
+The Chroma server is a real ``chroma run`` on a free loopback port, started here and stopped
+by its process group; PostgreSQL is the local server (``pg_url`` gives each test a database
+of its own). Nothing may be written to the embedded stores under ``ADAMM_HOME``: that would
+mean some path ignored ``database_url`` / ``chroma_url`` and would break the moment a second
+server process shares the data.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from adamm.demo import DEMO_MEMORY, demo_rounds
+from adamm.graphs.query import graph as query
+from adamm.memory import Memory
+from adamm.nodes.backends import backends, reset_backends
+from adamm.nodes.context import Context
+from adamm.nodes.ingest import ROUNDS_SPACE
+from adamm.nodes.retrieval import children, raw_rounds
+from adamm.stores.records import ImageRef, Round
+from adamm.stores.units import text_space
+from adamm.stores.vectors import VectorStore
+from adamm.tools import memory_tools
+
+pytestmark = pytest.mark.postgres
+
+STARTUP_TIMEOUT = 90
+DEMO_DEEP_AVG = (65 + 80 + 55 + 75 + 60) / 5 / 60
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def chroma_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    beside = Path(sys.executable).with_name("chroma")
+    exe = str(beside) if beside.exists() else shutil.which("chroma")
+    if exe is None:
+        if os.environ.get("CI"):
+            raise RuntimeError("the chroma CLI is not installed (it comes with chromadb)")
+        pytest.skip("chroma CLI not installed")
+    data = tmp_path_factory.mktemp("chroma-server")
+    port = free_port()
+    log = data / "server.log"
+    env = dict(os.environ, ANONYMIZED_TELEMETRY="False")
+    with open(log, "wb") as out:
+        proc = subprocess.Popen([exe, "run", "--path", str(data / "db"), "--port", str(port), "--host", "127.0.0.1"],
+                                stdout=out, stderr=subprocess.STDOUT, env=env, start_new_session=True)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + STARTUP_TIMEOUT
+        while True:
+            if proc.poll() is not None:
+                pytest.fail(f"chroma run exited with code {proc.returncode}:\n{log.read_text(errors='replace')[-4000:]}", pytrace=False)
+            try:
+                with urllib.request.urlopen(url + "/api/v2/heartbeat", timeout=2):
+                    break
+            except OSError:
+                if time.monotonic() > deadline:
+                    pytest.fail(f"chroma run did not answer within {STARTUP_TIMEOUT} s:\n{log.read_text(errors='replace')[-4000:]}",
+                                pytrace=False)
+                time.sleep(0.3)
+        yield url
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGTERM)
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait(timeout=10)
+
+
+def sleep_rounds(prefix: str, nights: list[tuple[str, int, int, int]]) -> list[Round]:
+    """Sleep dashboards (day, total minutes, deep minutes, score), as the demo phrases them."""
+    rounds = []
+    for day, total, deep, score in nights:
+        rounds.append(Round(
+            round_id=f"{prefix}-{day}", session_id=f"{prefix}-{day}", timestamp=f"{day}T07:30:00",
+            user_text=f"Logging last night's sleep ({day}).", assistant_text=f"Noted, sleep score {score}.",
+            images=[ImageRef(image_id=f"IMG_{prefix}_{day}", caption=(
+                f"Sleep app dashboard for {day}: total sleep {total // 60} h {total % 60:02d} min, "
+                f"deep sleep {deep // 60} h {deep % 60:02d} min, resting heart rate 60 bpm, sleep score {score}"))]))
+    return rounds
+
+
+BOB_NIGHTS = [("2025-04-0" + str(d), 400 + 10 * d, 90 + d, 70 + d) for d in range(1, 7)]
+BOB_DEEP_AVG = sum(deep for _, _, deep, _ in BOB_NIGHTS) / len(BOB_NIGHTS) / 60
+BOB_CHAT = Round(round_id="bob-chat", session_id="bob-chat", timestamp="2025-04-07T12:00:00",
+                 user_text="My sister's cat is called Pixel.", assistant_text="Cute name!")
+
+
+def assert_nothing_embedded(home: Path) -> None:
+    leftovers = sorted(p.name for p in home.iterdir()) if home.exists() else []
+    assert not {"adamm.db", "chroma", "bm25"} & set(leftovers), f"embedded stores written: {leftovers}"
+
+
+def tool(tools: list[Any], name: str, **args: Any) -> Any:
+    msg = next(t for t in tools if t.name == name).invoke({"type": "tool_call", "id": "t", "name": name, "args": args})
+    assert not msg.content.startswith("error:"), msg.content
+    return msg.artifact
+
+
+def test_ingest_query_and_every_tool_on_servers(home: Path, pg_url: str, chroma_url: str) -> None:
+    ctx = Context(database_url=pg_url, chroma_url=chroma_url)
+    report = Memory(DEMO_MEMORY, context=ctx).ingest(demo_rounds())
+    assert report.rounds_added == 10 and report.counts["table_rows"] == 5 and report.counts["units_indexed"] == 10
+    assert_nothing_embedded(home)
+
+    b = backends(ctx)
+    assert b.sql.engine.dialect.name == "postgresql"
+    assert b.vectors.url == chroma_url
+    assert VectorStore(url=chroma_url).count(DEMO_MEMORY, text_space(ROUNDS_SPACE)) == 10  # a fresh client sees them
+
+    out = query.invoke({"memory_id": DEMO_MEMORY, "question": "Which museum did we visit in Lisbon?"}, context=ctx)
+    assert "Gulbenkian" in out["answer"] and out["citations"][0]["round_id"] in {"chat-4", "chat-5"}
+
+    tools = memory_tools(DEMO_MEMORY, ctx)
+    assert tool(tools, "Compute", table="sleep_log", target="deep_sleep", operator="avg")["value"] == pytest.approx(DEMO_DEEP_AVG)
+    assert tool(tools, "Compute", table="sleep_log", target="deep_sleep", operator="median")["value"] == pytest.approx(65 / 60)
+    assert tool(tools, "Lookup", table="sleep_log", key_values={"date": "2025-03-05"})["rows"][0]["sleep_score"] == 69
+    assert tool(tools, "Filter", table="sleep_log",
+                column_filters=[{"column": "sleep_score", "op": ">", "value": 80}])["sources"] == ["sleep-2025-03-04", "sleep-2025-03-06"]
+    assert tool(tools, "Rank", table="sleep_log", target="sleep_score", order="desc", result_budget=1)["sources"] == ["sleep-2025-03-04"]
+    events = tool(tools, "EventLocate", query="tram 28 up to Alfama", result_budget=1)
+    assert events[0]["round_ids"] == ["chat-5"] and events[0]["context"]
+    (topic,) = tool(tools, "SemanticMatch", query="sourdough starter smells", scope="topic", result_budget=1)
+    assert "chat-2" in topic["round_ids"]
+
+    # Drill-down reads the hierarchy and the raw rounds back from PostgreSQL.
+    below = children(ctx, DEMO_MEMORY, topic["node_id"])
+    assert below and {u.level for u in below} == {"episode"}
+    assert [r.round_id for r in raw_rounds(ctx, DEMO_MEMORY, ["chat-2"])] == ["chat-2"]
+    assert_nothing_embedded(home)
+
+
+def test_tenants_stay_apart_on_shared_servers(home: Path, pg_url: str, chroma_url: str) -> None:
+    ctx = Context(database_url=pg_url, chroma_url=chroma_url)
+    alice, bob = Memory("alice", context=ctx), Memory("bob", context=ctx)
+    alice.ingest(demo_rounds())
+    bob.ingest([*sleep_rounds("bob", BOB_NIGHTS), BOB_CHAT])
+
+    # Same table name, same database: each memory computes over its own rows only.
+    assert [t.name for t in alice.tables()] == [t.name for t in bob.tables()] == ["sleep_log"]
+    assert (alice.tables()[0].rows, bob.tables()[0].rows) == (5, 6)
+    a_tools, b_tools = memory_tools("alice", ctx), memory_tools("bob", ctx)
+    assert tool(a_tools, "Compute", table="sleep_log", target="deep_sleep", operator="avg")["value"] == pytest.approx(DEMO_DEEP_AVG)
+    assert tool(b_tools, "Compute", table="sleep_log", target="deep_sleep", operator="avg")["value"] == pytest.approx(BOB_DEEP_AVG)
+    assert all(s.startswith("bob-") for s in tool(b_tools, "Filter", table="sleep_log", column_filters=[])["sources"])
+
+    assert bob.ask("What is my sister's cat called?").round_ids == ["bob-chat"]
+    assert alice.ask("What is my sister's cat called?").citations == ()
+    assert not any(r for u in tool(a_tools, "SemanticMatch", query="cat called Pixel", result_budget=20) for r in u["round_ids"] if r.startswith("bob"))
+    assert bob.ask("Which museum did we visit in Lisbon?").citations == ()
+    vectors = VectorStore(url=chroma_url)
+    assert (vectors.count("alice", text_space(ROUNDS_SPACE)), vectors.count("bob", text_space(ROUNDS_SPACE))) == (10, 7)
+
+
+def test_concurrent_ingestion_of_two_memories(home: Path, pg_url: str, chroma_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Configuration only: the servers come from the environment, as in a server deployment.
+    monkeypatch.setenv("ADAMM_DATABASE_URL", pg_url)
+    monkeypatch.setenv("ADAMM_CHROMA_URL", chroma_url)
+    reset_backends()
+    Memory("warmup").ingest([BOB_CHAT])  # load the encoder once, so the two threads overlap in the stores
+
+    chats = [r.model_copy(update={"round_id": f"carol-{r.round_id}"}) for r in demo_rounds() if r.round_id.startswith("chat-")]
+    work = {"carol": [*sleep_rounds("carol", BOB_NIGHTS[:5]), *chats],
+            "dave": sleep_rounds("dave", BOB_NIGHTS)}
+    barrier = threading.Barrier(len(work))
+    errors: list[BaseException] = []
+    reports: dict[str, Any] = {}
+
+    def ingest(memory_id: str, rounds: list[Round]) -> None:
+        try:
+            mem = Memory(memory_id, batch_size=2)  # several graph runs each, interleaved
+            barrier.wait(timeout=60)
+            reports[memory_id] = mem.ingest(rounds)
+        except BaseException as exc:  # noqa: BLE001 - re-raised in the test thread
+            errors.append(exc)
+
+    threads = [threading.Thread(target=ingest, args=item) for item in work.items()]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=600)
+    assert not errors, errors
+    assert {m: r.rounds_added for m, r in reports.items()} == {"carol": 10, "dave": 6}
+
+    b = backends(Context())
+    assert b.sql.engine.dialect.name == "postgresql"
+    for memory_id, rounds in work.items():
+        assert b.sql.count_rounds(memory_id) == len(rounds)
+        assert b.vectors.count(memory_id, text_space(ROUNDS_SPACE)) == len(rounds)
+        assert {r.round_id for r in b.sql.get_rounds(memory_id)} == {r.round_id for r in rounds}
+    assert Memory("carol").tables()[0].rows == 5 and Memory("dave").tables()[0].rows == 6
+    dave = memory_tools("dave")
+    assert tool(dave, "Compute", table="sleep_log", target="deep_sleep", operator="avg")["value"] == pytest.approx(BOB_DEEP_AVG)
+    assert Memory("carol").ask("Which museum did we visit in Lisbon?").round_ids[0].startswith("carol-")
+    assert_nothing_embedded(home)
