@@ -235,6 +235,10 @@ class Context:
             values = {k: v for k, v in source.items() if k in names}
         else:
             values = {n: getattr(source, n) for n in names if hasattr(source, n)}
+        # A host's settings often leave a shared field unset (``home: str | None = None``); for
+        # a field of ours that cannot be None, that means "not given", not an invalid value.
+        nullable = {f.name for f in fields(cls) if "None" in str(f.type)}
+        values = {k: v for k, v in values.items() if v is not None or k in nullable}
         values.update({k: v for k, v in overrides.items() if v is not None})
         unknown = set(overrides) - names
         if unknown:

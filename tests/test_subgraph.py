@@ -133,6 +133,13 @@ def test_context_coerce_takes_shared_fields_and_ignores_the_rest(tmp_path: Path)
         favourite_colour = "green"
 
     assert Context.coerce(Settings()).theta_support == 6
+
+    @dataclass
+    class Unset:  # a host that shares field names but leaves them unset
+        home: str | None = None
+        database_url: str | None = None
+
+    assert Context.coerce(Unset()).home == Context().home and Context.coerce(Unset()).database_url is None
     with pytest.raises(ConfigError, match="theta_support"):
         Context.coerce({"theta_support": 0, "persona": "x"})  # a shared field is still validated
 
