@@ -198,3 +198,29 @@ def test_invalid_context_fails_the_run_with_the_field_named(server: Server, clie
                            raise_error=False)
     assert out["__error__"]["error"] == "ConfigError", explain(server, repr(out))
     assert "theta_support" in out["__error__"]["message"]
+
+
+def test_env_example_documents_every_setting_and_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`.env.example` is what a Studio user copies to `.env`: it must name every setting, be a
+    no-op as shipped, and hold example values that adamm accepts once uncommented."""
+    from dotenv import dotenv_values
+
+    from adamm.nodes.context import Context
+
+    path = REPO / ".env.example"
+    assert dotenv_values(path) == {}  # everything commented out
+    documented: dict[str, str] = {}
+    for line in path.read_text().splitlines():
+        body = line.lstrip("# ").split("  #")[0].strip()
+        if body.startswith("ADAMM_") and "=" in body:
+            key, value = body.split("=", 1)
+            documented[key] = value.strip()
+    missing = {f"ADAMM_{name.upper()}" for name in Context.field_names()} - set(documented)
+    assert not missing, f"add to .env.example: {sorted(missing)}"
+    for key in list(os.environ):
+        if key.startswith("ADAMM_"):
+            monkeypatch.delenv(key)
+    for key, value in documented.items():
+        monkeypatch.setenv(key, value)
+    ctx = Context()  # raises ConfigError naming the variable if an example value is invalid
+    assert ctx.answerer == "openai:gpt-4o-mini" and ctx.chroma_url == "http://127.0.0.1:8000"
