@@ -11,7 +11,7 @@ import pytest
 
 from adamm.demo import demo_rounds
 from adamm.memory import Answer, Citation, IngestReport, Memory, TableInfo, _image
-from adamm.nodes.context import ConfigError, Context
+from adamm.nodes.context import ConfigError
 from adamm.nodes.ingest import InputError
 from adamm.stores.records import Round
 
@@ -110,9 +110,11 @@ def test_image_argument_forms(tmp_path: Path) -> None:
 def test_forget_through_the_facade(home: Path) -> None:
     mem = Memory("ada")
     mem.ingest(CHATS)
-    mem.forget(round_ids=["r1"])
+    Memory("bo").ingest(CHATS[:1])
+    assert mem.forget(round_ids="r1").rounds == 1  # a single id is accepted too
     assert mem.ask("What did we name the beagle puppy?").answer == "Not mentioned."
     assert mem.ask("Which bridge over the river did I photograph?").round_ids == ["r2"]
-    asyncio.run(mem.aforget(everything=True))
+    assert mem.forget(session_id="s2").rounds == 1
+    assert asyncio.run(mem.aforget(everything=True)).rounds == 0  # nothing left, and idempotent
     assert mem.ask("Which bridge over the river did I photograph?").citations == ()
-    assert Context.coerce(mem.context) is mem.context
+    assert Memory("bo").ask("What did we name the beagle puppy?").round_ids == ["r1"]  # other tenants untouched
