@@ -8,6 +8,7 @@ and a wrong argument comes back as a message instead of failing the run.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 from collections.abc import Iterator
@@ -114,6 +115,17 @@ def test_bad_arguments_come_back_as_messages(tools: dict[str, Any]) -> None:
     assert content.startswith("error: invalid arguments") and "operator" in content
     content = tools["EventLocate"].invoke({"query": "x", "start": "last tuesday"})
     assert content.startswith("error:") and "start" in content
+
+
+def test_async_agents_get_the_same_results(tools: dict[str, Any]) -> None:
+    async def both() -> list[Any]:
+        call = {"type": "tool_call", "id": "a1", "name": "Compute", "args": {"table": "sleep_log", "target": "deep_sleep", "operator": "max"}}
+        bad = {"type": "tool_call", "id": "a2", "name": "Lookup", "args": {"table": "nap_log", "key_values": {"date": "2025-03-05"}}}
+        return list(await asyncio.gather(tools["Compute"].ainvoke(call), tools["Lookup"].ainvoke(bad)))
+
+    good, bad = asyncio.run(both())
+    assert good.artifact["value"] == pytest.approx(80 / 60) and good.artifact["sources"] == ["sleep-2025-03-04"]
+    assert bad.content.startswith("error: unknown table 'nap_log'")
 
 
 def test_tools_are_bound_to_their_memory(ctx: Context) -> None:
