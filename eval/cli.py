@@ -2,6 +2,7 @@
 
     adamm eval --dataset {mem-gallery,locomo,analytic} [--data PATH|SPEC] [--systems a,b,...]
                [--limit N] [--scenarios N] [--out DIR] [--no-query-caption] [--no-progress]
+               [--threads N]
     adamm eval --report DIR
     adamm eval --compare A B [--out FILE]
 
@@ -32,6 +33,9 @@ def add_eval_parser(sub: Any) -> None:
     p.add_argument("--no-query-caption", action="store_true",
                    help="ask the question text alone, without its image's caption appended")
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
+    p.add_argument("--threads", type=int, default=1,
+                   help="torch threads for the encoders (default 1: on a small or shared machine more threads "
+                        "oversubscribe the cores and run several times slower; 0 = torch's default)")
     p.add_argument("--report", metavar="DIR", help="only rebuild DIR/report.md and the charts")
     p.add_argument("--compare", nargs=2, metavar=("A", "B"), help="diff of run B against run A (directories)")
 
@@ -74,6 +78,12 @@ def run_eval_command(args: argparse.Namespace, ctx: Any) -> int:
         systems = parse_systems(args.systems)
     except ValueError as exc:
         return _fail(str(exc))
+    if args.threads < 0:
+        return _fail("--threads must be 0 or more")
+    if args.threads:
+        import torch  # noqa: PLC0415
+
+        torch.set_num_threads(args.threads)
     start = time.perf_counter()
     try:
         result = run_eval(args.dataset, args.data, out, ctx, systems=systems, limit=args.limit,

@@ -288,6 +288,15 @@ def _warm_up(ctx: Any, memory_id: str) -> None:
     backends(ctx).units.search(memory_id, ROUNDS_SPACE, "warm up", 1, mode="hybrid")
 
 
+def _embed_query(ctx: Any, text: str) -> None:
+    """Embed the question once before any system is timed. The encoder caches vectors, so
+    otherwise the first system asked would pay for embedding it and the others would not;
+    this way latency compares the systems' own work."""
+    from adamm.nodes.backends import backends  # noqa: PLC0415
+
+    backends(ctx).text_encoder.encode([text])
+
+
 def eval_context(base: Any, out: Path, key: str) -> Any:
     """The run's context: the caller's settings, memories in the cache of this ingestion key."""
     home = (out / "cache" / key).resolve()
@@ -333,6 +342,7 @@ def run_eval(dataset: str, data: str | None, out: str | os.PathLike[str], base_c
             _warm_up(ctx, scenario.memory_id)
             start = time.perf_counter()
             for q, names in questions:
+                _embed_query(ctx, query_text(q, with_caption))
                 for name in names:
                     rec = answer_record(ds.name, scenario, q, name, ctx, with_caption=with_caption, k=k)
                     sink.write(json.dumps(rec, ensure_ascii=False, default=str) + "\n")
