@@ -30,6 +30,8 @@ class CostEntry:
     """Input tokens as reported by the provider (0 when it reports none: never estimated)."""
     tokens_out: int = 0
     seconds: float = 0.0
+    rounds_read: int = 0
+    """Raw rounds whose text a query node read (progressive disclosure: the fewer, the better)."""
 
     @property
     def is_wall_time(self) -> bool:
@@ -65,7 +67,7 @@ def timed(node: str) -> Iterator[CostEntry]:
 
 
 def _zero() -> dict[str, Any]:
-    return {"calls": 0, "tokens_in": 0, "tokens_out": 0, "seconds": 0.0, "model_seconds": 0.0}
+    return {"calls": 0, "tokens_in": 0, "tokens_out": 0, "seconds": 0.0, "model_seconds": 0.0, "rounds_read": 0}
 
 
 def summarize(entries: Iterable[CostEntry | dict[str, Any]]) -> dict[str, Any]:
@@ -103,3 +105,4 @@ def _add(group: dict[str, Any], e: CostEntry, wall: float, model: float) -> None
     group["tokens_out"] += e.tokens_out
     group["seconds"] += wall
     group["model_seconds"] += model
+    group["rounds_read"] += e.rounds_read

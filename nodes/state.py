@@ -65,9 +65,29 @@ class QueryOutput(TypedDict):
     citations: list[dict[str, Any]]
     """Sources of the answer: {"round_id": ..., "image_ids": [...]}."""
     evidence: list[dict[str, Any]]
-    """Every unit put in front of the answerer, best first, with its score."""
+    """Every unit put in front of the answerer, each with ``unit_id``, ``kind`` (row, aggregate,
+    event, episode, topic, round), ``text``, ``round_ids`` (provenance) and ``image_ids``."""
     cost: Annotated[list[dict[str, Any]], operator.add]
+    """Cost ledger: model calls, tokens, wall time and raw rounds read, per node."""
+    plan: NotRequired[list[dict[str, Any]]]
+    """The executed plan: steps {goal, tool, status, origin} (origin "reflection" for added steps)."""
+    calls: NotRequired[Annotated[list[dict[str, Any]], operator.add]]
+    """Every tool call in order: step, tool, validated args, ok / error, result summary, evidence ids."""
+    notes: NotRequired[dict[str, Any]]
+    """Organized notes: facts, timeline, contradictions, counts, answer_hint."""
 
 
 class QueryState(QueryInput, QueryOutput):
-    pass
+    normalized: NotRequired[dict[str, Any]]
+    """The question with resolved periods, ``now`` and sub-questions."""
+    planning_context: NotRequired[dict[str, Any]]
+    """Top tables and episodes with tool specs (Eq. 8 ranking)."""
+    plan_step: NotRequired[int]
+    """Index of the next plan step to instantiate."""
+    pending: NotRequired[list[dict[str, Any]]]
+    """Calls instantiated and not yet executed."""
+    steps_run: NotRequired[int]
+    reflections: NotRequired[int]
+    evidence_at_reflect: NotRequired[int]
+    new_evidence: NotRequired[bool]
+    verdict: NotRequired[dict[str, Any]]

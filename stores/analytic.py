@@ -75,7 +75,7 @@ _OP_ALIASES = {
     "not_null": "not_null", "notnull": "not_null", "is_not_null": "not_null",
 }
 
-COMPUTE_OPS = ("count", "count_distinct", "sum", "avg", "median", "min", "max", "stddev", "first", "last", "delta")
+COMPUTE_OPS = ("count", "count_distinct", "sum", "avg", "median", "min", "max", "stddev", "first", "last", "delta", "trend")
 _COMPUTE_ALIASES = {
     "count": "count", "count_distinct": "count_distinct", "distinct_count": "count_distinct", "nunique": "count_distinct",
     "sum": "sum", "total": "sum",
@@ -85,8 +85,9 @@ _COMPUTE_ALIASES = {
     "stddev": "stddev", "std": "stddev", "stdev": "stddev", "std_dev": "stddev", "stddev_samp": "stddev",
     "first": "first", "earliest": "first", "last": "last", "latest": "last",
     "delta": "delta", "change": "delta", "difference": "delta",
+    "trend": "trend", "slope": "trend",
 }
-_NUMERIC_OPS = {"sum", "avg", "median", "stddev", "delta"}
+_NUMERIC_OPS = {"sum", "avg", "median", "stddev", "delta", "trend"}
 _ORDER_ALIASES = {"desc": "desc", "descending": "desc", "highest": "desc", "top": "desc", "max": "desc", "largest": "desc",
                   "asc": "asc", "ascending": "asc", "lowest": "asc", "bottom": "asc", "min": "asc", "smallest": "asc"}
 
@@ -729,6 +730,9 @@ def compute(
         rows = _rows(scope, chrono.limit(budget), tgt)
         return res(rows, n, _value(value), tgt.text)
 
+    if op == "trend":
+        return res(*_trend(scope, where, tgt, chrono, budget), tgt.text)
+
     if op in ("min", "max"):
         n = _count(scope, where)
         if n == 0:
@@ -779,6 +783,35 @@ def compute(
     return res(rows, n, _value(_row_target(last, tgt) - _row_target(first, tgt)), tgt.text)
 
 
+def _trend(scope: _Scope, where: ColumnElement[bool], tgt: _Target, chrono: Any, budget: int) -> tuple[list[dict[str, Any]], int, Any]:
+    """Least-squares slope of the target per day of the effective date (rows without a date do
+    not count): the sign says up or down, robust to one odd first or last value, unlike delta.
+    Days are shifted by the first one so the sums stay small on both backends."""
+    dated = and_(where, scope.date.is_not(None))
+    with scope.sql.engine.connect() as conn:
+        first = conn.execute(select(func.min(scope.date)).select_from(scope.table).where(dated)).scalar()
+    if first is None:
+        return [], 0, None
+    if isinstance(first, str):
+        first = datetime.fromisoformat(first)
+    if scope.dialect == "sqlite":
+        day = func.julianday(scope.date) - func.julianday(first)
+    else:
+        day = func.extract("epoch", scope.date - first) / 86400.0
+    x, y = cast(day, Float), cast(tgt.element, Float)
+    n, sx, sy, sxy, sxx = _scalar_query(scope, select(func.count(), func.sum(x), func.sum(y), func.sum(x * y), func.sum(x * x))
+                                        .select_from(scope.table).where(dated))
+    n = int(n or 0)
+    value = None
+    if n >= 2:
+        sx, sy, sxy, sxx = (float(v or 0.0) for v in (sx, sy, sxy, sxx))
+        denom = n * sxx - sx * sx
+        if abs(denom) > 1e-12:
+            value = (n * sxy - sx * sy) / denom
+    rows = _rows(scope, chrono.where(scope.date.is_not(None)).limit(budget), tgt)
+    return rows, n, _value(value)
+
+
 def _last_row(scope: _Scope, where: ColumnElement[bool], tgt: _Target) -> dict[str, Any]:
     """The last row by date, then order. Rows with a date first, in plain DESC order - so that
     PostgreSQL can walk an index on the date backwards - and an undated row only when no row
@@ -820,3 +853,15 @@ def rank(
     rows = _rows(scope, _select_rows(scope, tgt).where(where).order_by(key, *scope.chronological()).limit(budget), tgt)
     matched = len(rows) if len(rows) < budget else _count(scope, where)
     return _result("Rank", scope, rows, matched, normalized, operator=direction, expression=tgt.text)
+
+
+def distinct_values(sql: SqlStore, memory_id: str, table: str, column: str, limit: int = 20) -> list[Any]:
+    """Up to ``limit`` distinct non-null values of a column, most frequent first - the sampled
+    values a planner sees, so it can turn "on groceries" into ``category = 'groceries'``."""
+    scope = _scope(sql, memory_id, table)
+    name = resolve_column(scope.info, column)
+    col = scope.col(name)
+    q = (select(col, func.count().label("n")).select_from(scope.table)
+         .where(scope.tenant(), col.is_not(None)).group_by(col).order_by(func.count().desc(), col).limit(max(1, min(limit, 200))))
+    with sql.engine.connect() as conn:
+        return [_value(v) for v, _ in conn.execute(q)]

@@ -81,7 +81,7 @@ def test_ingest_mem_gallery_file_stores_every_round(home, capsys) -> None:
     assert main(["ask", "What temperature and time should cookies be baked at?", "--memory-id", "baking", "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
     # D1:2 holds "bake at 180 °C for about 15-20 minutes": it must be among the evidence.
-    assert "D1:2" in [e["round_id"] for e in result["evidence"][:5]]
+    assert "D1:2" in [r for e in result["evidence"][:5] for r in e["round_ids"]]
     assert main(["ask", "What is low gluten flour suitable for?", "--memory-id", "baking"]) == 0
     out = capsys.readouterr().out
     assert "cakes" in out and "sources: D1:1" in out

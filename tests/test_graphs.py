@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from adamm.graphs.flat import graph as flat
 from adamm.graphs.ingest import graph as ingest
 from adamm.graphs.query import graph as query
 from adamm.nodes.backends import backends, reset_backends
@@ -38,10 +39,10 @@ def test_ingest_then_ask_with_citations(home) -> None:
     assert set(out) == {"memory_id", "stored", "cost"}  # private keys stay private
 
     res = query.invoke({"memory_id": "ada", "question": "What did we name the beagle puppy?"}, context=ctx)
-    assert set(res) == {"answer", "citations", "evidence", "cost"}
+    assert set(res) == {"answer", "citations", "evidence", "cost", "plan", "calls", "notes"}
     assert "Biscuit" in res["answer"]
     assert res["citations"] == [{"round_id": "r2", "image_ids": []}]
-    assert res["evidence"][0]["round_id"] == "r2"
+    assert res["evidence"][0]["round_ids"] == ["r2"]
     assert summarize(res["cost"])["calls"] == 0  # rules backend: no model calls
 
     bridge = query.invoke({"memory_id": "ada", "question": "Which bridge over the river did I photograph?"}, context=ctx)
@@ -105,7 +106,7 @@ def test_memories_are_isolated_and_persist_across_processes(home) -> None:
     ingest.invoke({"memory_id": "ada", "rounds": ROUNDS}, context=ctx)
     ingest.invoke({"memory_id": "bob", "rounds": [{"round_id": "r1", "user_text": "My cat is called Pixel."}]}, context=ctx)
     res = query.invoke({"memory_id": "bob", "question": "What did we name the beagle puppy?"}, context=ctx)
-    assert all(e["round_id"] == "r1" for e in res["evidence"]) and "Biscuit" not in res["answer"]
+    assert all(e["round_ids"] == ["r1"] for e in res["evidence"]) and "Biscuit" not in res["answer"]
     reset_backends()  # as if the process restarted: everything is read back from disk
     res = query.invoke({"memory_id": "ada", "question": "What did we name the beagle puppy?"}, context=Context())
     assert "Biscuit" in res["answer"]
@@ -113,7 +114,7 @@ def test_memories_are_isolated_and_persist_across_processes(home) -> None:
 
 def test_context_as_plain_dict_and_dense_only_mode(home) -> None:
     ingest.invoke({"memory_id": "ada", "rounds": ROUNDS}, context={"retrieval_mode": "dense"})
-    res = query.invoke({"memory_id": "ada", "question": "beagle puppy name"}, context={"retrieval_mode": "bm25"})
+    res = flat.invoke({"memory_id": "ada", "question": "beagle puppy name"}, context={"retrieval_mode": "bm25"})
     assert res["evidence"][0]["round_id"] == "r2" and res["evidence"][0]["dense_rank"] is None
 
 
@@ -157,7 +158,7 @@ def test_images_get_visual_vectors_with_configured_clip_weights(home, tmp_path) 
 
 
 def test_model_answerer_is_called_through_the_ledger_and_its_citations_checked(home) -> None:
-    """A configured answerer model answers; its tokens land in the cost; invented ids are dropped."""
+    """(Flat baseline graph.) A configured answerer model answers; its tokens land in the cost; invented ids are dropped."""
     from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
     from langchain_core.messages import AIMessage
 
@@ -174,7 +175,7 @@ def test_model_answerer_is_called_through_the_ledger_and_its_citations_checked(h
     try:
         ctx = Context(answerer="fake:answerer")
         ingest.invoke({"memory_id": "ada", "rounds": ROUNDS}, context=ctx)
-        res = query.invoke({"memory_id": "ada", "question": "What did we name the beagle puppy?"}, context=ctx)
+        res = flat.invoke({"memory_id": "ada", "question": "What did we name the beagle puppy?"}, context=ctx)
     finally:
         models.unregister_model("fake:answerer")
     assert res["answer"] == "Biscuit"
@@ -189,10 +190,10 @@ def test_keyword_index_is_rebuilt_from_sql_when_its_files_are_gone(home) -> None
 
     ctx = Context()
     ingest.invoke({"memory_id": "ada", "rounds": ROUNDS}, context=ctx)
-    query.invoke({"memory_id": "ada", "question": "beagle"}, context=ctx)  # builds and persists BM25
+    flat.invoke({"memory_id": "ada", "question": "beagle"}, context=ctx)  # builds and persists BM25
     assert any((home / "bm25").glob("*.pkl"))
     reset_backends()
     shutil.rmtree(home / "bm25")
-    res = query.invoke({"memory_id": "ada", "question": "beagle puppy"}, context={"retrieval_mode": "bm25"})
+    res = flat.invoke({"memory_id": "ada", "question": "beagle puppy"}, context={"retrieval_mode": "bm25"})
     assert res["evidence"][0]["round_id"] == "r2"
     assert backends(Context()).keywords.count("ada", ROUNDS_SPACE) == 3

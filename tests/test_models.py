@@ -204,6 +204,8 @@ def test_timed_fills_seconds() -> None:
 def test_summarize_by_node_and_role() -> None:
     entries = [
         CostEntry("extract", None, None, seconds=2.0),  # the node's wall time
+        CostEntry("execute", None, None, seconds=0.0, rounds_read=3),
+        CostEntry("execute", None, None, seconds=0.0, rounds_read=2),
         CostEntry("extract", "extractor", "m", calls=2, tokens_in=30, tokens_out=12, seconds=1.5),
         CostEntry("describe", "describer", "m", calls=1, tokens_in=5, tokens_out=5, seconds=0.5).to_dict(),
         CostEntry("plan", "planner", "m", calls=1, tokens_in=7, tokens_out=1, seconds=0.25),
@@ -214,8 +216,9 @@ def test_summarize_by_node_and_role() -> None:
     assert s["seconds"] == pytest.approx(3.0)  # 2.0 wall + untimed nodes' model time 1.0
     assert s["model_seconds"] == pytest.approx(2.5)
     assert s["by_node"]["extract"] == {
-        "calls": 2, "tokens_in": 30, "tokens_out": 12, "seconds": 2.0, "model_seconds": 1.5,
+        "calls": 2, "tokens_in": 30, "tokens_out": 12, "seconds": 2.0, "model_seconds": 1.5, "rounds_read": 0,
     }
+    assert s["rounds_read"] == 5 and s["by_node"]["execute"]["rounds_read"] == 5
     assert s["by_role"]["planner"]["calls"] == 2
     assert s["by_role"]["planner"]["tokens_in"] == 10
     assert set(s["by_role"]) == {"extractor", "describer", "planner"}

@@ -1,0 +1,143 @@
+"""The planning context (AdaMM §3.5, Eq. 8): which tables and episodes a planner is shown.
+
+Every induced table (name, description, columns with units, sampled values) and every episode
+(its description) is a candidate. Candidates are ranked by ``h = λ·cos(E(q), E(μ)) + (1-λ)·BM25(q, μ)``
+(``stores.fusion.blend``) and the top ``k_tab`` tables and ``k_epi`` episodes are kept, each
+with the specs of the tools that apply to it. A planner that sees five relevant tables with
+their real column names and values writes valid calls; one that sees every table of a large
+memory wastes tokens and picks wrong ones.
+
+Without planning context (the ``use_planning_context=False`` ablation) the planner is shown
+every table by name and columns only, unranked, and no episodes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from adamm.nodes.backends import backends
+from adamm.nodes.context import Context
+from adamm.nodes.hierarchy import EPISODES
+from adamm.nodes.toolbox import ANALYTIC_TOOLS, RETRIEVAL_TOOLS, TOOL_SPECS, enabled_tools
+from adamm.stores.analytic import distinct_values
+from adamm.stores.bm25 import BM25Index
+from adamm.stores.fusion import blend
+
+#: Distinct values sampled per text column, and text columns sampled per table.
+SAMPLES_PER_COLUMN = 12
+#: Episodes considered from each ranking before blending.
+EPISODE_POOL = 50
+
+
+def table_document(table: dict[str, Any]) -> str:
+    """The metadata text μ of a table that the question is matched against."""
+    cols = []
+    for c in table["columns"]:
+        words = c["name"].replace("_", " ")
+        if c.get("unit"):
+            words += f" ({c['unit']})"
+        if c.get("samples"):
+            words += ": " + ", ".join(map(str, c["samples"]))
+        cols.append(words)
+    return f"{table['name'].replace('_', ' ')}. {table.get('description', '')} Columns: {'; '.join(cols)}"
+
+
+def table_candidates(ctx: Context, memory_id: str, *, with_samples: bool = True) -> list[dict[str, Any]]:
+    """Every table of the memory as a planner-facing dict (sampled values for text columns)."""
+    sql = backends(ctx).sql
+    out = []
+    for info in sql.tables(memory_id):
+        columns = []
+        for c in info.columns:
+            col: dict[str, Any] = {"name": c.name, "type": c.type, "unit": c.unit}
+            if with_samples and c.type == "text":
+                col["samples"] = distinct_values(sql, memory_id, info.name, c.name, SAMPLES_PER_COLUMN)
+            columns.append(col)
+        out.append({"name": info.name, "description": info.description if with_samples else "",
+                    "columns": columns, "rows": sql.count_rows(memory_id, info.name)})
+    return out
+
+
+def rank_tables(ctx: Context, question: str, tables: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Tables ranked by the Eq. 8 blend, each with its ``score``; best first."""
+    if not tables:
+        return []
+    docs = [table_document(t) for t in tables]
+    enc = backends(ctx).text_encoder
+    vecs = enc.encode([question, *docs])
+    cos = {i: float(np.dot(vecs[0], v)) for i, v in enumerate(vecs[1:])}
+    kw = BM25Index([(str(i), d) for i, d in enumerate(docs)]).scores(question)
+    scores = blend(cos, {int(k): v for k, v in kw.items()}, ctx.lambda_meta)
+    order = sorted(range(len(tables)), key=lambda i: (-scores.get(i, 0.0), tables[i]["name"]))
+    return [{**tables[i], "score": round(scores.get(i, 0.0), 4)} for i in order]
+
+
+def rank_episodes(ctx: Context, memory_id: str, question: str, k: int) -> list[dict[str, Any]]:
+    """The ``k`` episodes whose descriptions best match the question (Eq. 8 blend)."""
+    if k <= 0:
+        return []
+    units = backends(ctx).units
+    dense = {u.unit_id: float(u.score) for u in units.search(memory_id, EPISODES, question, EPISODE_POOL, mode="dense")}
+    keyword = {u.unit_id: float(u.score) for u in units.search(memory_id, EPISODES, question, EPISODE_POOL, mode="bm25")}
+    scores = blend(dense, keyword, ctx.lambda_meta)
+    top = sorted(scores, key=lambda i: (-scores[i], i))[:k]
+    if not top:
+        return []
+    sql = backends(ctx).sql
+    nodes = {n.node_id: n for n in sql.nodes(memory_id, "episode", node_ids=top)}
+    texts = {u.unit_id: u.text for u in sql.units(memory_id, EPISODES, top)}
+    out = []
+    for node_id in top:
+        n = nodes.get(node_id)
+        if n is None:
+            continue
+        out.append({"node_id": node_id, "description": (texts.get(node_id) or n.description)[:600],
+                    "start": n.start_time.isoformat() if n.start_time else None,
+                    "end": n.end_time.isoformat() if n.end_time else None,
+                    "score": round(scores[node_id], 4)})
+    return out
+
+
+def build_planning_context(ctx: Context, memory_id: str, question: str) -> dict[str, Any]:
+    """Tables, episodes and tool specs for one question, as plain data (it lives in graph state)."""
+    tools = enabled_tools(ctx)
+    tables: list[dict[str, Any]] = []
+    episodes: list[dict[str, Any]] = []
+    if ctx.use_planning_context:
+        if any(t in tools for t in ANALYTIC_TOOLS):
+            tables = rank_tables(ctx, question, table_candidates(ctx, memory_id))[: ctx.k_tab]
+            for t in tables:
+                t["tools"] = [t_ for t_ in ANALYTIC_TOOLS if t_ in tools]
+        if any(t in tools for t in RETRIEVAL_TOOLS):
+            episodes = rank_episodes(ctx, memory_id, question, ctx.k_epi)
+            for e in episodes:
+                e["tools"] = [t_ for t_ in RETRIEVAL_TOOLS if t_ in tools]
+    elif any(t in tools for t in ANALYTIC_TOOLS):
+        tables = table_candidates(ctx, memory_id, with_samples=False)
+    return {"tables": tables, "episodes": episodes, "tools": {t: TOOL_SPECS[t] for t in tools}}
+
+
+def render_context(context: dict[str, Any]) -> str:
+    """The planning context as compact text for a model prompt."""
+    lines = []
+    if context.get("tables"):
+        lines.append("Tables (every table also has: date = the day the values are about, time, source = round id):")
+        for t in context["tables"]:
+            cols = []
+            for c in t["columns"]:
+                s = f"{c['name']} {c['type']}" + (f" [{c['unit']}]" if c.get("unit") else "")
+                if c.get("samples"):
+                    s += " e.g. " + ", ".join(repr(v) for v in c["samples"][:6])
+                cols.append(s)
+            desc = f" - {t['description']}" if t.get("description") else ""
+            lines.append(f"- {t['name']} ({t.get('rows', '?')} rows){desc}\n  columns: {'; '.join(cols)}")
+    if context.get("episodes"):
+        lines.append("Episodes of the conversation (for SemanticMatch / EventLocate):")
+        for e in context["episodes"]:
+            span = f"{(e.get('start') or '')[:10]}..{(e.get('end') or '')[:10]}"
+            lines.append(f"- [{e['node_id']}] {span}: {e['description'][:300]}")
+    lines.append("Tools:")
+    lines.extend(f"- {spec}" for spec in context.get("tools", {}).values())
+    return "\n".join(lines)

@@ -1,0 +1,138 @@
+"""The offline answerer: template answers from tool results, extractive answers from rounds.
+
+It writes what the evidence says and nothing more, leading with the value (people skim, and
+benchmark scorers read the first number or date): a computed value with its unit and how many
+records it rests on; the day of an extreme when the question asks "which day"; the days of a
+Filter; the winner of a comparison; up or down for a trend; otherwise the best sentence of the
+retrieved rounds - or "Not mentioned." when nothing answers.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from adamm.nodes.flat import NOT_MENTIONED, rules_answer
+from adamm.nodes.rules.planner import Intent, compare_sides, detect_intent
+from adamm.stores.timeexpr import Period, describe_period
+
+_MONEY = {"USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥"}
+_UNIT_WORDS = {"h": "hours", "min": "minutes", "s": "seconds", "d": "days"}
+
+
+def format_value(value: Any, unit: str | None) -> str:
+    """A number as a person writes it: 2 decimals at most, money with its sign, units spelled."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return str(value)
+    number = f"{value:,.2f}".rstrip("0").rstrip(".") if isinstance(value, float) else f"{value:,}"
+    if number in ("-0", ""):
+        number = "0"
+    if unit in _MONEY:
+        return f"-{_MONEY[unit]}{number.lstrip('-')}" if value < 0 else f"{_MONEY[unit]}{number}"
+    if unit in ("%",):
+        return f"{number}%"
+    if unit:
+        return f"{number} {_UNIT_WORDS.get(unit, unit)}"
+    return number
+
+
+def compose(question: str, periods: list[Period], evidence: list[dict[str, Any]], calls: list[dict[str, Any]]) -> tuple[str, list[str]]:
+    """(answer, cited unit ids) from the evidence of the executed calls."""
+    if not evidence:
+        return NOT_MENTIONED, []
+    intent = detect_intent(question, periods)
+    aggregates = [u for u in evidence if u["kind"] == "aggregate"]
+    rows = [u for u in evidence if u["kind"] == "row"]
+    retrieved = [u for u in evidence if u["kind"] not in ("aggregate", "row")]
+    if intent.kind == "compare" and len(aggregates) >= 2:
+        return _compare(question, periods, intent, aggregates[:2])
+    if aggregates:
+        agg = aggregates[-1]
+        if agg["value"] is not None and agg["matched"]:
+            return _aggregate(intent, agg, periods), [agg["unit_id"]]
+        if agg["operator"] == "count":
+            return f"0 ({agg['table']} has no matching records{_period_note(periods)})", [agg["unit_id"]]
+    if rows:
+        return _rows(intent, rows, calls), [u["unit_id"] for u in rows]
+    if retrieved:
+        flat = [{"unit_id": u["unit_id"], "text": u["text"].split("\n[around:")[0]} for u in retrieved]
+        return rules_answer(question, flat)
+    return NOT_MENTIONED, []
+
+
+def _period_note(periods: list[Period]) -> str:
+    bounded = [p for p in periods if p.start or p.end]
+    return f", {describe_period(bounded[0])}" if bounded else ""
+
+
+def _aggregate(intent: Intent, agg: dict[str, Any], periods: list[Period]) -> str:
+    op, value, unit, n = agg["operator"], agg["value"], agg.get("unit"), agg["matched"]
+    records = f"{n} logged record{'s' if n != 1 else ''}"
+    days = [r["date"] for r in agg.get("rows", []) if r.get("date")]
+    when = f" on {days[-1] if op == 'last' else days[0]}" if days else ""
+    if op == "count":
+        listed = ", ".join(days[:10]) + (" ..." if len(days) > 10 or n > len(days) else "")
+        return f"{value}{_period_note(periods)}" + (f": {listed}" if listed else "")
+    if op == "avg":
+        return f"{format_value(value, unit)} on average over {records}{_period_note(periods)}"
+    if op == "sum":
+        return f"{format_value(value, unit)} in total over {records}{_period_note(periods)}"
+    if op == "median":
+        return f"{format_value(value, unit)} (median of {records}{_period_note(periods)})"
+    if op == "trend":
+        direction = "up" if value > 0 else "down" if value < 0 else "flat"
+        return (f"{direction.capitalize()}: {format_value(round(value, 4), unit)} per day over {records}"
+                f"{_period_note(periods)} (least-squares trend)")
+    if op == "delta":
+        return f"{format_value(value, unit)} change from the first to the last of {records}"
+    if intent.asks_day and days:
+        return f"{days[-1] if op == 'last' else days[0]} ({agg['expression']} {format_value(value, unit)})"
+    return f"{format_value(value, unit)}{when}"
+
+
+def _rows(intent: Intent, rows: list[dict[str, Any]], calls: list[dict[str, Any]]) -> str:
+    last = next((c for c in reversed(calls) if c.get("ok") and c.get("tool") in ("Rank", "Filter", "Lookup")), None)
+    matched = (last or {}).get("summary", {}).get("matched", len(rows))
+    if last and last["tool"] == "Rank":
+        expr = last["summary"].get("expression")
+        top = rows[0]
+        value = top["values"].get(expr)
+        unit = top["units"].get(expr)
+        tied = [r for r in rows if r["values"].get(expr) == value]
+        days = ", ".join(r["date"] or "undated" for r in tied)
+        if intent.asks_day or intent.kind in ("rank", "day_of"):
+            return f"{days} ({expr} {format_value(value, unit)})"
+        return f"{format_value(value, unit)} on {days}"
+    days = [r["date"] for r in rows if r.get("date")]
+    listed = ", ".join(days)
+    more = f" (showing {len(rows)} of {matched})" if matched > len(rows) else ""
+    return f"{matched} day{'s' if matched != 1 else ''}: {listed}{more}" if days else rows[0]["text"]
+
+
+def _compare(question: str, periods: list[Period], intent: Intent, aggs: list[dict[str, Any]]) -> tuple[str, list[str]]:
+    a, b = aggs
+    if a["value"] is None or b["value"] is None:
+        missing = a if a["value"] is None else b
+        return f"Not enough data: no records for {_label(missing, question, periods)}", [u["unit_id"] for u in aggs if u["value"] is not None]
+    pick_less = intent.wants_less
+    win, lose = (a, b) if (a["value"] < b["value"]) == pick_less else (b, a)
+    if a["value"] == b["value"]:
+        return f"Neither: both {format_value(a['value'], a.get('unit'))}", [a["unit_id"], b["unit_id"]]
+    what = {"avg": "on average", "sum": "in total", "count": "records"}.get(a["operator"], a["operator"])
+    return (f"{_label(win, question, periods)} ({format_value(win['value'], win.get('unit'))} vs "
+            f"{format_value(lose['value'], lose.get('unit'))} {what} for {_label(lose, question, periods)})"), [win["unit_id"], lose["unit_id"]]
+
+
+def _label(agg: dict[str, Any], question: str, periods: list[Period]) -> str:
+    """What one side of a comparison is, in the question's own words where they name it."""
+    filters = [{k: f.get(k) for k in ("column", "op", "value")} for f in agg.get("filters", [])]
+    tables = [{"columns": [{"name": f["column"], "type": "text", "samples": [f["value"]]}
+                           for f in filters if f["op"] == "=" and f["column"] != "date"]}]
+    for side_filters, label in (compare_sides(question, periods, tables[0]) or []):
+        if all(f in filters for f in side_filters):
+            return label
+    dates = [f for f in filters if f["column"] == "date"]
+    if dates:
+        v = dates[0]["value"]
+        return " to ".join(v) if isinstance(v, list) else str(v)
+    texts = [str(f["value"]) for f in filters if f["op"] == "="]
+    return texts[0] if texts else agg["table"]

@@ -1,0 +1,474 @@
+"""The offline planner: intents to tools, names by similarity, dates and conditions by pattern.
+
+It reads a question the way the tool table (DESIGN.md) is organized:
+
+* the **intent** decides the tool and operator - average / total / median / count -> Compute;
+  highest / lowest -> Compute max / min (Rank when the question asks *which day*); most recent /
+  first -> Compute last / first; "which days ... less than" -> Filter; "A or B" -> two
+  Computes; "go up or down" -> Compute trend; anything else -> EventLocate;
+* the **target** is the (table, column) of the planning context whose words, units and sampled
+  values best match the question's remaining words (MiniLM cosine plus word overlap);
+* **filters** come from the normalized periods (``stores.timeexpr``), comparisons with a
+  quantity ("less than 6 hours", converted into the column's unit), and sampled text values
+  named in the question ("on groceries", "against the Ravens").
+
+When no column matches well the question goes to retrieval: the rules backend does not guess a
+table. Each function returns plain data (plan steps, call arguments), and instantiation reads
+earlier results, so the progressive loop works the same way as with a model.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+import numpy as np
+
+from adamm.stores.bm25 import tokenize
+from adamm.stores.quantities import convert, dimension_of, find_quantities
+from adamm.stores.timeexpr import Period
+
+#: Below this match score a column is not trusted to be what the question is about.
+MIN_COLUMN_SCORE = 0.42
+
+# -- intents ----------------------------------------------------------------------------------------
+
+_TREND = re.compile(r"\b(trend\w*|go(?:ing|ne)?\s+up\s+or\s+down|went\s+up\s+or\s+down|up\s+or\s+down|increas\w*\s+or\s+decreas\w*|"
+                    r"decreas\w*\s+or\s+increas\w*|improv\w*\s+or\s+(?:get|got|gotten)\s+worse|ris\w*\s+or\s+f[ae]ll\w*)\b", re.I)
+_MORE_LESS = r"(?:more|less|higher|lower|better|worse|fewer|longer|shorter|bigger|smaller|greater)"
+_COMPARE = re.compile(rf"\b(?:{_MORE_LESS}\b.*\bor\b|compare\w*|versus|vs\.?|(?:which|what)\s+(?:was|is|were)\s+{_MORE_LESS})", re.I)
+_COUNT = re.compile(r"\b(how\s+many|how\s+often|number\s+of|count\s+of|how\s+many\s+times)\b", re.I)
+_AVERAGE = re.compile(r"\b(average|avg|mean|typical(?:ly)?|per\s+day|on\s+a\s+typical)\b", re.I)
+_MEDIAN = re.compile(r"\bmedian\b", re.I)
+_SUM = re.compile(r"\b(total|in\s+total|altogether|combined|sum|overall|how\s+much\s+(?:did|have|had)\s+(?:i|we)\s+(?:spend|spent|pay|paid|earn|earned|run|ran|walk|walked|cycle|cycled|drive|drove))\b", re.I)
+_WHICH_DAY = re.compile(r"\b(?:(?:which|what)\s+(?:day|date|night|morning|evening)|on\s+which\s+day|when)\b", re.I)
+_WHICH_DAYS = re.compile(r"\b(?:(?:which|what)\s+(?:days|dates|nights)|on\s+which\s+days|list\s+(?:the\s+)?days)\b", re.I)
+_LATEST = re.compile(r"\b(most\s+recent(?:ly)?|latest|last\s+(?:time|logged|recorded|reading|entry|one)|recently|last)\b", re.I)
+_FIRST = re.compile(r"\b(first|earliest)\b", re.I)
+_MAX = re.compile(r"\b(highest|most|max(?:imum)?|best|longest|largest|biggest|top|peak|greatest|farthest|furthest|heaviest|fastest|record)\b", re.I)
+_MIN = re.compile(r"\b(lowest|least|min(?:imum)?|worst|shortest|smallest|fewest|lightest|slowest)\b", re.I)
+_DAY_OF = re.compile(r"\bon\s+the\s+(?:day|night)\s+(?:when\s+|that\s+)?(?:i|my|we)\b(?P<clause>[^,?]*)", re.I)
+
+_COMPARATORS = [
+    (re.compile(r"\b(?:less|fewer|lower|shorter|smaller)\s+than\b|\bunder\b|\bbelow\b|\bbeneath\b", re.I), "<"),
+    (re.compile(r"\b(?:more|greater|higher|longer|bigger|larger)\s+than\b|\bover\b|\babove\b|\bexceed(?:ing|ed)?\b", re.I), ">"),
+    (re.compile(r"\bat\s+least\b|\bno\s+less\s+than\b|\bor\s+more\b", re.I), ">="),
+    (re.compile(r"\bat\s+most\b|\bno\s+more\s+than\b|\bor\s+less\b|\bup\s+to\b", re.I), "<="),
+]
+
+#: Words that say what the question is about when names are abbreviated or implied by units.
+_UNIT_WORDS = {
+    "duration": "time duration hours minutes long slept",
+    "distance": "distance far km kilometers miles",
+    "rate": "heart rate bpm pulse",
+    "percent": "percent percentage share",
+    "concentration": "glucose blood sugar level",
+    "mass": "weight weigh",
+    "energy": "calories energy",
+    "speed": "speed fast",
+    "pace": "pace",
+    "count": "count number",
+}
+_ABBREVIATIONS = {"hr": "heart rate", "avg": "average", "bp": "blood pressure", "temp": "temperature", "dist": "distance",
+                  "qty": "quantity", "amt": "amount", "hrv": "heart rate variability", "kcal": "calories", "bpm": "heart rate"}
+_VALUE_LEMMAS = {"won": ("win", "won", "wins", "winning", "beat", "victory"), "lost": ("lose", "lost", "loss", "losses", "losing"),
+                 "draw": ("draw", "drew", "tie", "tied", "draws")}
+_STOP = set("""a an the my our me i we you your is was were are be been did do does have has had of on in at to for with by from
+and or what which when how many much times time day days date dates that this it its there their they log logged record
+recorded reading readings value values track tracked get got during per than over under less more ever all""".split())
+_INTENT_WORDS = set("""average avg mean typical total sum altogether combined overall median highest lowest most least max
+maximum min minimum best worst longest shortest largest smallest biggest top peak greatest recent latest last first
+earliest trend up down increase decrease go going went compare versus vs often number count which list""".split())
+
+
+@dataclass
+class Intent:
+    """What the question asks, as the rules backend reads it."""
+
+    kind: str  # compute | rank | filter_days | compare | trend | day_of | lookup | retrieve
+    operator: str | None = None  # Compute operator, or Rank order
+    asks_day: bool = False
+    wants_less: bool = False
+
+
+def detect_intent(question: str, periods: list[Period]) -> Intent:
+    """The intent of a question whose time phrases are already found (they are masked first:
+    "the first week of March" is a period, not a *first* question)."""
+    text = _mask(question, [p.span for p in periods])
+    text_nc = _strip_comparisons(text)
+    wants_less = bool(re.search(r"\b(less|lower|fewer|worse|shorter|smaller)\b", text, re.I))
+    if _DAY_OF.search(text):
+        return Intent("day_of")
+    if _TREND.search(text):
+        return Intent("trend", "trend")
+    if _COMPARE.search(text) and " or " in f" {text.lower()} ":
+        op = "count" if _COUNT.search(text) or re.search(r"\bmore\s+often\b", text, re.I) else (
+            "sum" if _SUM.search(text) or re.search(r"\bspen[dt]\b", text, re.I) else "avg")
+        return Intent("compare", op, wants_less=wants_less)
+    if _WHICH_DAYS.search(text) and _has_comparison(text):
+        return Intent("filter_days")
+    if _COUNT.search(text):
+        return Intent("compute", "count")
+    if _MEDIAN.search(text):
+        return Intent("compute", "median")
+    if _AVERAGE.search(text):
+        return Intent("compute", "avg")
+    asks_day = bool(_WHICH_DAY.search(text))
+    if _LATEST.search(text_nc):
+        return Intent("rank" if asks_day else "compute", "last", asks_day=asks_day)
+    if _FIRST.search(text_nc):
+        return Intent("rank" if asks_day else "compute", "first", asks_day=asks_day)
+    if _MAX.search(text_nc):
+        return Intent("rank" if asks_day else "compute", "max", asks_day=asks_day)
+    if _MIN.search(text_nc):
+        return Intent("rank" if asks_day else "compute", "min", asks_day=asks_day)
+    if _SUM.search(text):
+        return Intent("compute", "sum")
+    if _WHICH_DAYS.search(text) or (asks_day and _has_comparison(text)):
+        return Intent("filter_days")
+    if any(p.start and p.start == p.end for p in periods) or re.search(r"\bhow\s+(much|long|far|many)\b", text, re.I):
+        return Intent("lookup", "last")
+    return Intent("retrieve")
+
+
+def _mask(text: str, spans: list[tuple[int, int]]) -> str:
+    out = list(text)
+    for a, b in spans:
+        out[a:b] = " " * (b - a)
+    return "".join(out)
+
+
+def _has_comparison(text: str) -> bool:
+    return any(p.search(text) for p, _ in _COMPARATORS) and bool(find_quantities(text))
+
+
+def _strip_comparisons(text: str) -> str:
+    for pattern, _ in _COMPARATORS:
+        text = pattern.sub(" ", text)
+    return text
+
+
+# -- targets --------------------------------------------------------------------------------------
+
+
+@dataclass
+class Target:
+    table: str
+    column: str | None
+    unit: str | None
+    score: float
+    columns: list[dict[str, Any]] = field(default_factory=list)
+
+
+def _stem(word: str) -> str:
+    for suffix in ("ings", "ing", "ies", "es", "ed", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)] + ("y" if suffix == "ies" else "")
+    return word
+
+
+def focus_words(question: str, periods: list[Period]) -> list[str]:
+    """The question's content words: time phrases, comparisons, intent and stop words removed."""
+    text = _strip_comparisons(_mask(question, [p.span for p in periods]))
+    for _, _, q in find_quantities(text):
+        text = text.replace(q.raw, " ")
+    return [w for w in tokenize(text) if w not in _STOP and w not in _INTENT_WORDS and not w.isdigit()]
+
+
+def _column_phrase(table: dict[str, Any], col: dict[str, Any]) -> str:
+    words = [_ABBREVIATIONS.get(w, w) for w in col["name"].split("_")]
+    table_words = [w for w in table["name"].split("_") if w not in ("log", "table")]
+    dim = dimension_of(col.get("unit"))
+    extra = _UNIT_WORDS.get((dim or "").split(":")[0], "") if dim else ""
+    if dim and dim.startswith("currency"):
+        extra = "money amount spent spend cost paid price"
+    return " ".join([*words, *table_words, extra, col.get("unit") or ""]).strip()
+
+
+def choose_target(encoder: Any, question: str, periods: list[Period], tables: list[dict[str, Any]], *,
+                  numeric: bool = True) -> Target | None:
+    """The (table, column) the question is about, or None when nothing matches well enough."""
+    focus = focus_words(question, periods)
+    if not focus or not tables:
+        return None
+    pairs: list[tuple[dict[str, Any], dict[str, Any]]] = [
+        (t, c) for t in tables for c in t["columns"] if not numeric or c["type"] in ("int", "float")]
+    if not pairs:
+        return None
+    phrases = [_column_phrase(t, c) for t, c in pairs]
+    vecs = encoder.encode([" ".join(focus), *phrases])
+    q = vecs[0]
+    fstems = {_stem(w) for w in focus}
+    best: Target | None = None
+    for (t, c), phrase, v in zip(pairs, phrases, vecs[1:]):
+        pstems = {_stem(w) for w in tokenize(phrase)}
+        overlap = len(fstems & pstems) / len(fstems)
+        name = {_stem(w) for w in tokenize(" ".join(_ABBREVIATIONS.get(w, w) for w in c["name"].split("_")))}
+        name_hit = len(fstems & name) / len(fstems)
+        # "sleep" means the column named sleep, not sleep_score: name words the question does
+        # not say count against a column
+        name_precision = len(fstems & name) / len(name) if name else 0.0
+        score = (float(np.dot(q, v)) + 0.35 * overlap + 0.25 * name_hit + 0.25 * name_precision
+                 + _value_bonus(question, t))
+        if best is None or score > best.score:
+            best = Target(t["name"], c["name"], c.get("unit"), score, t["columns"])
+    return best
+
+
+def choose_table(encoder: Any, question: str, periods: list[Period], tables: list[dict[str, Any]]) -> Target | None:
+    """For counting: the table whose rows are the things counted ("runs", "games")."""
+    focus = focus_words(question, periods)
+    if not tables:
+        return None
+    if not focus:
+        return None
+    docs = [" ".join([*(w for w in t["name"].split("_") if w != "log"),
+                      *(_column_phrase(t, c) for c in t["columns"])]) for t in tables]
+    vecs = encoder.encode([" ".join(focus), *docs])
+    fstems = {_stem(w) for w in focus}
+    best: Target | None = None
+    for t, doc, v in zip(tables, docs, vecs[1:]):
+        overlap = len(fstems & {_stem(w) for w in tokenize(doc)}) / len(fstems)
+        score = float(np.dot(vecs[0], v)) + 0.35 * overlap + _value_bonus(question, t)
+        if best is None or score > best.score:
+            best = Target(t["name"], None, None, score, t["columns"])
+    return best
+
+
+def _value_bonus(question: str, table: dict[str, Any]) -> float:
+    return 0.3 if value_filters(question, table) else 0.0
+
+
+def value_filters(question: str, table: dict[str, Any]) -> list[dict[str, Any]]:
+    """Text values of the table's columns that the question names ("groceries", "the Ravens", "win")."""
+    words = set(tokenize(question))
+    low = f" {question.lower()} "
+    out = []
+    for c in table["columns"]:
+        if c["type"] != "text":
+            continue
+        for value in c.get("samples") or []:
+            v = str(value).strip()
+            if not v or len(v) > 60:
+                continue
+            lv = v.lower()
+            named = re.search(rf"(?<![a-z0-9]){re.escape(lv)}(?![a-z0-9])", low) is not None
+            if not named and lv in _VALUE_LEMMAS:
+                named = bool(words & set(_VALUE_LEMMAS[lv]))
+            if not named and " " not in lv and len(lv) >= 4:
+                named = _stem(lv) in {_stem(w) for w in words}
+            if named:
+                out.append({"column": c["name"], "op": "=", "value": v})
+                break
+    return out
+
+
+def condition_filters(question: str, periods: list[Period], target: Target) -> list[dict[str, Any]]:
+    """Comparisons with a quantity, as filters on the column of matching dimension (in its unit)."""
+    text = _mask(question, [p.span for p in periods])
+    quantities = find_quantities(text)
+    out = []
+    for pattern, op in _COMPARATORS:
+        for m in pattern.finditer(text):
+            after = [(s, q) for s, _, q in quantities if 0 <= s - m.end() <= 3] or \
+                    [(s, q) for s, e, q in quantities if 0 <= m.start() - e <= 3 and op in (">=", "<=")]
+            if not after:
+                continue
+            q = after[0][1]
+            column, unit = target.column, target.unit
+            if q.unit is not None:
+                same = [c for c in target.columns if c.get("unit") and dimension_of(c["unit"]) == q.dimension]
+                if target.unit and dimension_of(target.unit) == q.dimension:
+                    same = [c for c in target.columns if c["name"] == target.column]
+                if same:
+                    column, unit = same[0]["name"], same[0]["unit"]
+            if column is None:
+                continue
+            value = q.value
+            if q.unit and unit and q.unit != unit:
+                try:
+                    value = convert(q.value, q.unit, unit)
+                except (ValueError, KeyError):
+                    pass
+            out.append({"column": column, "op": op, "value": round(value, 6)})
+    return out
+
+
+def period_filters(periods: list[Period]) -> list[dict[str, Any]]:
+    return [p.to_filter() for p in periods if p.start is not None or p.end is not None]
+
+
+# -- plan + instantiate ------------------------------------------------------------------------------
+
+
+def retrieval_query(question: str, periods: list[Period]) -> str:
+    """The question without its time phrases (the dates go into the scope instead)."""
+    text = " ".join(_mask(question, [p.span for p in periods]).split())
+    return text or question
+
+
+def make_plan(question: str, periods: list[Period], intent: Intent, tools: tuple[str, ...], max_steps: int) -> list[dict[str, Any]]:
+    """High-level steps ``{goal, tool}`` without arguments."""
+    analytic = "Compute" in tools
+    retrieval = "EventLocate" in tools
+    steps: list[dict[str, Any]] = []
+    if analytic and intent.kind == "compute":
+        steps = [{"goal": f"compute the {intent.operator} the question asks for", "tool": "Compute"}]
+    elif analytic and intent.kind == "lookup":
+        steps = [{"goal": "read the logged value", "tool": "Compute"}]
+    elif analytic and intent.kind == "rank":
+        steps = [{"goal": f"find the row with the {intent.operator} value and its day", "tool": "Rank" if intent.operator in ("max", "min") else "Compute"}]
+    elif analytic and intent.kind == "filter_days":
+        steps = [{"goal": "list the days that satisfy the condition", "tool": "Filter"}]
+    elif analytic and intent.kind == "compare":
+        steps = [{"goal": "compute the first side of the comparison", "tool": "Compute"},
+                 {"goal": "compute the second side of the comparison", "tool": "Compute"}]
+    elif analytic and intent.kind == "trend":
+        steps = [{"goal": "compute the trend over the period", "tool": "Compute"}]
+    elif analytic and intent.kind == "day_of":
+        steps = [{"goal": "find the day the clause describes", "tool": "Rank"},
+                 {"goal": "read the asked value on that day", "tool": "Compute"}]
+    if not steps and retrieval:
+        steps = [{"goal": "find the rounds that talk about it", "tool": "EventLocate"}]
+    return steps[:max_steps]
+
+
+def instantiate(step: int, plan: list[dict[str, Any]], question: str, periods: list[Period], intent: Intent,
+                context: dict[str, Any], results: list[dict[str, Any]], encoder: Any) -> tuple[str, dict[str, Any]] | None:
+    """Arguments of plan step ``step`` from the question, the context and earlier results;
+    None when the rules backend cannot fill them (the step is then skipped and reflection decides)."""
+    tool = plan[step]["tool"]
+    tables = context.get("tables") or []
+    if tool in ("EventLocate", "SemanticMatch"):
+        args: dict[str, Any] = {"query": retrieval_query(question, periods), "result_budget": 5}
+        bounded = [p for p in periods if p.start or p.end]
+        if bounded:
+            args["start"] = bounded[0].start.isoformat() if bounded[0].start else None
+            args["end"] = bounded[0].end.isoformat() if bounded[0].end else None
+        if tool == "EventLocate":
+            args["window"] = 1
+        else:
+            args["scope"] = "episode"
+        return tool, args
+    kind = intent.kind
+    if kind == "compute" and intent.operator == "count":
+        target = choose_table(encoder, question, periods, tables)
+        if target is None or target.score < MIN_COLUMN_SCORE:
+            return None
+        table = next(t for t in tables if t["name"] == target.table)
+        numeric = choose_target(encoder, question, periods, [table])
+        filters = period_filters(periods) + value_filters(question, table)
+        if numeric is not None:
+            filters += condition_filters(question, periods, numeric)
+        return "Compute", {"table": target.table, "target": "*", "operator": "count", "column_filters": filters}
+    if kind == "day_of":
+        return _instantiate_day_of(step, question, periods, tables, results, encoder)
+    target = choose_target(encoder, question, periods, tables)
+    if target is None or target.score < MIN_COLUMN_SCORE:
+        return None
+    table = next(t for t in tables if t["name"] == target.table)
+    base = period_filters(periods) + value_filters(question, table)
+    if kind in ("compute", "lookup"):
+        return "Compute", {"table": target.table, "target": target.column, "operator": intent.operator,
+                           "column_filters": base + condition_filters(question, periods, target)}
+    if kind == "rank":
+        if intent.operator in ("max", "min"):
+            return "Rank", {"table": target.table, "target": target.column, "order": "desc" if intent.operator == "max" else "asc",
+                            "column_filters": base + condition_filters(question, periods, target), "result_budget": 3}
+        return "Compute", {"table": target.table, "target": target.column, "operator": intent.operator,
+                           "column_filters": base + condition_filters(question, periods, target)}
+    if kind == "filter_days":
+        conditions = condition_filters(question, periods, target)
+        if not conditions:
+            return None
+        return "Filter", {"table": target.table, "column_filters": base + conditions, "result_budget": 10}
+    if kind == "trend":
+        return "Compute", {"table": target.table, "target": target.column, "operator": "trend", "column_filters": base}
+    if kind == "compare":
+        sides = compare_sides(question, periods, table)
+        if sides is None:
+            return None
+        side = sides[min(step, 1)][0]
+        shared = [f for f in value_filters(question, table) if f not in sides[0][0] + sides[1][0]]
+        return "Compute", {"table": target.table, "target": target.column if intent.operator != "count" else "*",
+                           "operator": intent.operator, "column_filters": side + shared}
+    return None
+
+
+def compare_sides(question: str, periods: list[Period], table: dict[str, Any]) -> list[tuple[list[dict[str, Any]], str]] | None:
+    """The two things compared, each as (filters, label): two periods, or two text values of
+    one column. The label is the question's own words for the side."""
+    bounded = [p for p in periods if p.start or p.end]
+    if len(bounded) >= 2:
+        return [([p.to_filter()], _phrase(p.phrase)) for p in bounded[:2]]
+    named = []
+    for c in table["columns"]:
+        if c["type"] != "text":
+            continue
+        for value in c.get("samples") or []:
+            if re.search(rf"(?<![a-z0-9]){re.escape(str(value).lower())}(?![a-z0-9])", question.lower()):
+                named.append(([{"column": c["name"], "op": "=", "value": value}], str(value)))
+    if len(named) >= 2:
+        return named[:2]
+    if len(bounded) == 1:  # "the first week of March or the second": the elided side is the next ordinal
+        p = bounded[0]
+        m = re.search(r"\bor\s+(?:in\s+)?(?:the\s+)?(first|second|third|fourth|last)(?:\s+(week|half))?\b", question, re.I)
+        unit = re.search(r"\b(week|half)\s+(?:of|in)\s+(.+)$", p.phrase, re.I)
+        if m and unit and p.end:
+            from adamm.stores.timeexpr import find_periods  # noqa: PLC0415
+
+            phrase = f"the {m.group(1).lower()} {unit.group(1).lower()} of {unit.group(2)}"
+            other = find_periods(phrase, p.end)
+            if other and other[0].start:
+                return [([p.to_filter()], _phrase(p.phrase)), ([other[0].to_filter()], phrase)]
+    return None
+
+
+def _phrase(text: str) -> str:
+    return re.sub(r"^(?:in|on|during)\s+", "", text.strip())
+
+
+def _instantiate_day_of(step: int, question: str, periods: list[Period], tables: list[dict[str, Any]],
+                        results: list[dict[str, Any]], encoder: Any) -> tuple[str, dict[str, Any]] | None:
+    """"What was X on the day I slept the least?": find the day first, then read X on it."""
+    m = _DAY_OF.search(question)
+    if m is None:
+        return None
+    clause = m.group("clause")
+    if step == 0:
+        target = choose_target(encoder, clause, [], tables)
+        if target is None or target.score < MIN_COLUMN_SCORE:
+            return None
+        order = "asc" if _MIN.search(clause) else "desc"
+        return "Rank", {"table": target.table, "target": target.column, "order": order,
+                        "column_filters": period_filters(periods), "result_budget": 1}
+    days = [d for r in results for d in r.get("dates", [])]
+    if not days:
+        return None
+    asked = question[: m.start()] + question[m.end():]
+    target = choose_target(encoder, asked, [], tables)
+    if target is None or target.score < MIN_COLUMN_SCORE:
+        return None
+    return "Compute", {"table": target.table, "target": target.column, "operator": "last",
+                       "column_filters": [{"column": "date", "op": "=", "value": days[0]}]}
+
+
+def reflect(intent: Intent, results: list[dict[str, Any]], tools: tuple[str, ...]) -> dict[str, Any]:
+    """Sufficient when some step produced evidence; otherwise fall back to retrieval once."""
+    useful = any(r.get("units") and not r.get("error") and r.get("value", 0) is not None for r in results)
+    tried_retrieval = any(r.get("tool") in ("EventLocate", "SemanticMatch") for r in results)
+    if useful:
+        return {"verdict": "sufficient", "reason": "the executed steps produced evidence"}
+    if "EventLocate" in tools and not tried_retrieval:
+        return {"verdict": "add_step", "goal": "find the rounds that talk about it", "tool": "EventLocate",
+                "reason": "no analytic evidence; look in the conversation itself"}
+    return {"verdict": "sufficient", "reason": "nothing more the available tools can add"}
+
+
+def as_date(value: Any) -> date | None:
+    try:
+        return date.fromisoformat(str(value)[:10])
+    except ValueError:
+        return None

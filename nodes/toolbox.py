@@ -1,0 +1,283 @@
+"""The six memory tools as the query graph sees them: specs, argument validation, evidence.
+
+A tool call is a tool name plus an argument object, written by a planner (a model, or the
+rules backend). Both are untrusted: ``validate_call`` checks the name against the tools the
+context enables and the arguments against a pydantic model per tool (types, lengths, budgets,
+unknown keys); table and column names are then resolved by the analytic tools themselves,
+which build SQL only from resolved names and bound values. Nothing a model writes reaches SQL
+as text.
+
+``run_call`` turns a result into *evidence units*, the currency of the shared evidence budget
+(AdaMM §3.5): one unit per matched row or retrieved node, one unit for a computed value with
+its contributing rows. Every unit carries ``round_ids`` (its provenance) so answers can cite
+rounds and the evaluation can measure evidence recall.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import date, datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from adamm.nodes.backends import backends
+from adamm.nodes.context import Context
+from adamm.nodes.retrieval import RetrievedUnit, event_locate, semantic_match
+from adamm.stores import analytic
+from adamm.stores.analytic import ToolError
+from adamm.stores.sql import TableInfo
+
+ANALYTIC_TOOLS = ("Lookup", "Filter", "Compute", "Rank")
+RETRIEVAL_TOOLS = ("SemanticMatch", "EventLocate")
+ALL_TOOLS = ANALYTIC_TOOLS + RETRIEVAL_TOOLS
+
+#: Rows shown per unit of evidence text, and characters of retrieved text per unit.
+MAX_ROWS_SHOWN = 10
+MAX_UNIT_CHARS = 1200
+
+TOOL_SPECS: dict[str, str] = {
+    "Lookup": "Lookup(table, key_values, result_budget): rows whose columns equal the given values "
+              "(a YYYY-MM-DD value on a date column matches the whole day).",
+    "Filter": "Filter(table, column_filters, result_budget): rows satisfying every filter "
+              "{column, op, value}; ops: = != < <= > >= between in contains is_null not_null.",
+    "Compute": "Compute(table, target, operator, column_filters): one value over the filtered rows; "
+               "operators: count (target '*'), count_distinct, sum, avg, median, min, max, stddev, "
+               "first, last, delta; target is a column or an arithmetic expression of columns.",
+    "Rank": "Rank(table, target, order, column_filters, result_budget): rows with the highest (desc) "
+            "or lowest (asc) target.",
+    "SemanticMatch": "SemanticMatch(query, scope, result_budget, start?, end?): topics, episodes or "
+                     "events of the conversation most related to the query, optionally within dates.",
+    "EventLocate": "EventLocate(query, result_budget, window, start?, end?): the rounds (events) that "
+                   "best match the query, each with its neighbouring rounds.",
+}
+#: Every analytic table has these columns besides its own; ``date`` is the day the values are
+#: about (the observed day if the round said so, else the round's time).
+SYSTEM_COLUMNS_NOTE = "every table also has: date (the day the values are about), time, source (round id)"
+
+
+class _Args(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class FilterSpec(_Args):
+    column: str = Field(min_length=1, max_length=100)
+    op: str = Field(default="=", max_length=20)
+    value: Any = None
+
+    @field_validator("value")
+    @classmethod
+    def _bounded(cls, v: Any) -> Any:
+        if len(json.dumps(v, default=str)) > 4000:
+            raise ValueError("value is too large")
+        return v
+
+
+class LookupArgs(_Args):
+    table: str = Field(min_length=1, max_length=100)
+    key_values: dict[str, Any] = Field(min_length=1, max_length=20)
+    result_budget: int = Field(default=10, ge=1, le=10)
+
+
+class FilterArgs(_Args):
+    table: str = Field(min_length=1, max_length=100)
+    column_filters: list[FilterSpec] = Field(default_factory=list, max_length=20)
+    result_budget: int = Field(default=10, ge=1, le=10)
+
+
+class ComputeArgs(_Args):
+    table: str = Field(min_length=1, max_length=100)
+    target: str = Field(min_length=1, max_length=300)
+    operator: str = Field(min_length=1, max_length=30)
+    column_filters: list[FilterSpec] = Field(default_factory=list, max_length=20)
+
+
+class RankArgs(_Args):
+    table: str = Field(min_length=1, max_length=100)
+    target: str = Field(min_length=1, max_length=300)
+    order: Literal["desc", "asc"] = "desc"
+    column_filters: list[FilterSpec] = Field(default_factory=list, max_length=20)
+    result_budget: int = Field(default=3, ge=1, le=10)
+
+
+class SemanticMatchArgs(_Args):
+    query: str = Field(min_length=1, max_length=2000)
+    scope: Literal["topic", "episode", "event"] = "event"
+    result_budget: int = Field(default=5, ge=1, le=10)
+    start: date | None = None
+    end: date | None = None
+    within: str | None = Field(default=None, max_length=300)
+
+
+class EventLocateArgs(_Args):
+    query: str = Field(min_length=1, max_length=2000)
+    result_budget: int = Field(default=5, ge=1, le=10)
+    window: int = Field(default=1, ge=0, le=3)
+    start: date | None = None
+    end: date | None = None
+
+
+ARG_MODELS: dict[str, type[_Args]] = {
+    "Lookup": LookupArgs, "Filter": FilterArgs, "Compute": ComputeArgs, "Rank": RankArgs,
+    "SemanticMatch": SemanticMatchArgs, "EventLocate": EventLocateArgs,
+}
+
+
+def enabled_tools(ctx: Context) -> tuple[str, ...]:
+    """The tools this context allows (the ``use_analytic`` / ``use_retrieval`` ablations)."""
+    tools = (ANALYTIC_TOOLS if ctx.use_analytic else ()) + (RETRIEVAL_TOOLS if ctx.use_retrieval else ())
+    return tools
+
+
+def validate_call(ctx: Context, tool: Any, args: Any) -> _Args:
+    """The validated argument object of a call, or ToolError naming what is wrong."""
+    allowed = enabled_tools(ctx)
+    if not isinstance(tool, str) or tool not in allowed:
+        raise ToolError(f"unknown or disabled tool {str(tool)[:60]!r}; tools: {', '.join(allowed) or '(none)'}")
+    if not isinstance(args, dict):
+        raise ToolError(f"{tool}: arguments must be an object, got {type(args).__name__}")
+    try:
+        return ARG_MODELS[tool].model_validate(args)
+    except ValidationError as exc:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'arguments'}: {e['msg']}" for e in exc.errors()[:5])
+        raise ToolError(f"{tool}: {problems}") from None
+
+
+def run_call(ctx: Context, memory_id: str, tool: str, args: _Args, budget: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Execute a validated call; return at most ``budget`` evidence units and a summary of the
+    result for the trace and for the planner's next step."""
+    if budget <= 0:
+        return [], {"units": 0, "note": "evidence budget spent"}
+    sql = backends(ctx).sql
+    if isinstance(args, LookupArgs):
+        res = analytic.lookup(sql, memory_id, args.table, args.key_values, min(args.result_budget, budget))
+        return _row_units(sql, memory_id, res), _summary(res)
+    if isinstance(args, FilterArgs):
+        res = analytic.filter_rows(sql, memory_id, args.table, _filters(args.column_filters), min(args.result_budget, budget))
+        return _row_units(sql, memory_id, res), _summary(res)
+    if isinstance(args, ComputeArgs):
+        res = analytic.compute(sql, memory_id, args.table, args.target, args.operator, _filters(args.column_filters),
+                               result_budget=MAX_ROWS_SHOWN)
+        return [_compute_unit(sql, memory_id, res)], _summary(res)
+    if isinstance(args, RankArgs):
+        res = analytic.rank(sql, memory_id, args.table, args.target, args.order, _filters(args.column_filters),
+                            min(args.result_budget, budget))
+        return _row_units(sql, memory_id, res), _summary(res)
+    if isinstance(args, SemanticMatchArgs):
+        found = semantic_match(ctx, memory_id, args.query, args.scope, min(args.result_budget, budget),
+                               time_range=_range(args.start, args.end), within=args.within)
+        return [_retrieved_unit(u, "SemanticMatch") for u in found], {"units": len(found), "matched": len(found)}
+    if isinstance(args, EventLocateArgs):
+        found = event_locate(ctx, memory_id, args.query, min(args.result_budget, budget), args.window,
+                             time_range=_range(args.start, args.end))
+        return [_retrieved_unit(u, "EventLocate") for u in found], {"units": len(found), "matched": len(found)}
+    raise ToolError(f"no runner for {type(args).__name__}")  # unreachable: validate_call gates the names
+
+
+def table_columns(info: TableInfo) -> list[str]:
+    """Columns as a planner reads them: ``name type [unit]``."""
+    return [f"{c.name} {c.type}" + (f" [{c.unit}]" if c.unit else "") for c in info.columns]
+
+
+# -- shaping --------------------------------------------------------------------------------------
+
+
+def _filters(specs: list[FilterSpec]) -> list[dict[str, Any]]:
+    return [s.model_dump() for s in specs]
+
+
+def _range(start: date | None, end: date | None) -> tuple[datetime | None, datetime | None] | None:
+    if start is None and end is None:
+        return None
+    return (datetime.combine(start, datetime.min.time()) if start else None,
+            datetime.combine(end, datetime.max.time()) if end else None)
+
+
+def _summary(res: analytic.ToolResult) -> dict[str, Any]:
+    out: dict[str, Any] = {"table": res.table, "matched": res.matched, "units": res.units, "filters": res.to_dict()["filters"]}
+    if res.tool == "Compute":
+        out.update(value=res.to_dict()["value"], operator=res.operator, expression=res.expression)
+    if res.tool == "Rank":
+        out.update(order=res.operator, expression=res.expression)
+    dates = [_day(r.get("date") or r.get("time")) for r in res.rows]
+    out["dates"] = [d for d in dates if d]
+    return out
+
+
+def _day(value: Any) -> str | None:
+    if isinstance(value, datetime):
+        return value.date().isoformat()
+    if isinstance(value, date):
+        return value.isoformat()
+    if isinstance(value, str) and len(value) >= 10:
+        return value[:10]
+    return None
+
+
+def _units_of(sql: Any, memory_id: str, table: str) -> dict[str, str | None]:
+    info = sql.table(memory_id, table, missing_ok=True)
+    return {c.name: c.unit for c in info.columns} if info else {}
+
+
+def _render_row(row: dict[str, Any], units: dict[str, str | None]) -> tuple[str, dict[str, Any]]:
+    values = {k: analytic._jsonable(v) for k, v in row.items()
+              if k not in ("source", "order", "time", "observed_at", "date", "captions") and v is not None}
+    shown = ", ".join(f"{k} {_fmt(v)}" + (f" {units[k]}" if units.get(k) else "") for k, v in values.items())
+    return shown, values
+
+
+def _fmt(v: Any) -> str:
+    if isinstance(v, float):
+        return f"{v:.4g}" if abs(v) < 1e6 else f"{v:.6g}"
+    return str(v)
+
+
+def _row_units(sql: Any, memory_id: str, res: analytic.ToolResult) -> list[dict[str, Any]]:
+    units = _units_of(sql, memory_id, res.table)
+    out = []
+    for row in res.rows:
+        day = _day(row.get("date") or row.get("time"))
+        shown, values = _render_row(row, units)
+        out.append({
+            "kind": "row", "tool": res.tool, "table": res.table, "date": day,
+            "time": analytic._jsonable(row.get("time")), "order": row.get("order"),
+            "values": values, "units": {k: units.get(k) for k in values if units.get(k)},
+            "round_ids": [str(row["source"])], "image_ids": [],
+            "text": f"{res.table} row, {day or 'undated'}: {shown}",
+        })
+    return out
+
+
+def _compute_unit(sql: Any, memory_id: str, res: analytic.ToolResult) -> dict[str, Any]:
+    d = res.to_dict()
+    units = _units_of(sql, memory_id, res.table)
+    unit = units.get(res.expression or "")
+    rows = [{"date": _day(r.get("date") or r.get("time")), "source": str(r["source"]),
+             "value": analytic._jsonable(r.get(res.expression)) if res.expression in r else None} for r in res.rows]
+    where = "; ".join(f"{f['column']} {f['op']} {f.get('value', '')}".strip() for f in d["filters"]) or "all rows"
+    text = (f"{res.operator}({res.expression}) over {res.matched} {res.table} rows ({where}) = "
+            f"{_fmt(d['value']) if d['value'] is not None else 'no value'}" + (f" {unit}" if unit and d["value"] is not None else ""))
+    return {
+        "kind": "aggregate", "tool": "Compute", "table": res.table, "operator": res.operator,
+        "expression": res.expression, "value": d["value"], "unit": unit, "matched": res.matched,
+        "filters": d["filters"], "rows": rows, "round_ids": [r["source"] for r in rows], "image_ids": [],
+        "text": text,
+    }
+
+
+def _retrieved_unit(u: RetrievedUnit, tool: str) -> dict[str, Any]:
+    text = u.text[:MAX_UNIT_CHARS]
+    if u.context:
+        around = " | ".join(f"({c['round_id']}) {c['text'][:300]}" for c in u.context)
+        text = f"{text}\n[around: {around}]"
+    return {
+        "kind": u.level, "tool": tool, "node_id": u.node_id, "score": u.score,
+        "date": (u.start or "")[:10] or None, "time": u.start, "order": u.first_order,
+        "round_ids": list(u.round_ids), "image_ids": list(u.image_ids),
+        "context_round_ids": [c["round_id"] for c in u.context],
+        "text": text,
+    }
+
+
+__all__ = ["ALL_TOOLS", "ANALYTIC_TOOLS", "ARG_MODELS", "RETRIEVAL_TOOLS", "TOOL_SPECS", "ToolError",
+           "enabled_tools", "run_call", "table_columns", "validate_call"]
