@@ -34,9 +34,7 @@ def run_dir(tmp_path_factory: pytest.TempPathFactory) -> dict:
     from adamm.nodes.backends import reset_backends
     from adamm.nodes.context import Context
 
-    for key in list(os.environ):
-        if key.startswith("ADAMM_") and not key.startswith("ADAMM_TEST_"):
-            os.environ.pop(key)
+    saved = {k: os.environ.pop(k) for k in list(os.environ) if k.startswith("ADAMM_") and not k.startswith("ADAMM_TEST_")}
     out = tmp_path_factory.mktemp("eval") / "run"
     ctx = Context(home=str(out.parent / "unused-home"))
     info: dict = {"out": out, "ctx": ctx}
@@ -72,6 +70,7 @@ def run_dir(tmp_path_factory: pytest.TempPathFactory) -> dict:
     info["again"] = run_eval("locomo", str(FIXTURE), out, ctx, progress=False)
     yield info
     reset_backends()
+    os.environ.update(saved)
 
 
 def test_every_system_answers_every_question_once(run_dir):
@@ -197,3 +196,16 @@ def test_mem_gallery_loading(tmp_path):
     assert load_dataset("mem-gallery", str(tmp_path), limit=1).scenarios[0].questions == [fr]
     with pytest.raises(EvalError):
         load_dataset("mem-gallery", str(tmp_path / "missing"))
+
+
+def test_command_line_report_compare_and_usage_errors(run_dir, capsys):
+    from adamm.cli import main
+
+    out = str(run_dir["out"])
+    assert main(["eval", "--compare", out, out]) == 0
+    assert "# Comparison" in capsys.readouterr().out
+    assert main(["eval", "--report", out]) == 0
+    assert main(["eval"]) == 2
+    assert main(["eval", "--dataset", "locomo", "--data", str(FIXTURE), "--systems", "adamm,gpt5", "--out", out]) == 2
+    assert "gpt5" in capsys.readouterr().err
+    assert main(["eval", "--compare", out, str(run_dir["out"].parent / "nothing")]) == 2
