@@ -28,6 +28,7 @@ from langchain_core.tools import BaseTool, StructuredTool
 from pydantic import BaseModel, Field
 
 from adamm.nodes.context import Context
+from adamm.stores.analytic import COMPUTE_OPS, FILTER_OPS
 
 __all__ = ["TOOL_NAMES", "memory_tools", "tables_overview"]
 
@@ -40,7 +41,7 @@ class ColumnFilter(BaseModel):
     """One condition on a table column."""
 
     column: str = Field(description="Column name as listed for the table (also: date, time, source).")
-    op: str = Field("=", description="One of =, !=, <, <=, >, >=, between, in, contains, is_null, not_null.")
+    op: str = Field("=", description=f"One of {', '.join(FILTER_OPS)}.")
     value: Any = Field(None, description="The value; [low, high] for between, a list for in; "
                                          "a date YYYY-MM-DD or month YYYY-MM matches the whole day/month.")
 
@@ -61,8 +62,10 @@ class ComputeArgs(BaseModel):
     table: str = Field(description="Table name.")
     target: str = Field(description="A column, an arithmetic expression over columns (e.g. total_sleep - deep_sleep), "
                                     "or * with operator count.")
-    operator: Literal["count", "count_distinct", "sum", "avg", "median", "min", "max", "stddev", "first", "last", "delta"] = Field(
-        description="Aggregate over the filtered rows; first/last/delta follow date order.")
+    # The store's own operator list, so a new operator there is offered here at once.
+    operator: Literal[COMPUTE_OPS] = Field(  # type: ignore[valid-type]
+        description="Aggregate over the filtered rows; first/last/delta follow date order, trend is the "
+                    "least-squares change per day.")
     column_filters: list[ColumnFilter] | None = Field(None, description="Optional conditions on the rows.")
     result_budget: int = _BUDGET
 
@@ -147,7 +150,7 @@ def memory_tools(memory_id: str, context: Context | dict[str, Any] | Any = None)
          "Rows of an analytic table satisfying every condition, oldest first. Use for 'which days did X exceed Y', "
          "'entries in March'."),
         ("Compute", compute, ComputeArgs,
-         "An exact aggregate (count, sum, avg, median, min, max, stddev, first, last, delta) of a column or "
+         f"An exact aggregate ({', '.join(COMPUTE_OPS)}) of a column or "
          "expression over the (filtered) rows of an analytic table, with the rows it came from. Prefer this over "
          "adding numbers yourself."),
         ("Rank", rank, RankArgs,
