@@ -138,6 +138,16 @@ def client(server: Server):
     return get_sync_client(url=server.url, timeout=RUN_TIMEOUT)
 
 
+def reachable(start: str, edges: dict[str, set[str]]) -> set[str]:
+    seen, todo = {start}, [start]
+    while todo:
+        for nxt in edges.get(todo.pop(), ()):
+            if nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+    return seen
+
+
 def explain(server: Server, what: str) -> str:
     return f"{what}\n--- server log ---\n{server.log_tail()}"
 
@@ -162,6 +172,17 @@ def test_schemas_are_narrow_and_public(server: Server, client) -> None:
     assert set(query["input_schema"]["required"]) == {"memory_id", "question"}
     assert {"answer", "citations", "evidence", "cost"} <= set(query["output_schema"]["properties"])
     assert "theta_support" in query["config_schema"]["properties"]  # Studio's context form
+
+    # Studio draws what the server serves: every node on a drawn path from start to end.
+    for graph_id in ("ingest", "query"):
+        drawn = client.assistants.get_graph(by_graph[graph_id]["assistant_id"])
+        nodes = {n["id"] for n in drawn["nodes"]}
+        forward: dict[str, set[str]] = {}
+        backward: dict[str, set[str]] = {}
+        for e in drawn["edges"]:
+            forward.setdefault(e["source"], set()).add(e["target"])
+            backward.setdefault(e["target"], set()).add(e["source"])
+        assert reachable("__start__", forward) == nodes == reachable("__end__", backward), explain(server, f"{graph_id}: {drawn}")
 
 
 def test_ingest_query_and_stream_over_http(server: Server, client) -> None:
