@@ -176,7 +176,14 @@ class SqlStore:
         self.engine: Engine = create_engine(url, **kwargs)
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        SQLModel.metadata.create_all(self.engine)
+        if self.engine.dialect.name == "postgresql":
+            # Server workers opening a fresh database at once race on CREATE TABLE (duplicate
+            # pg_type rows); under one transaction-scoped advisory lock, one creates, the rest wait.
+            with self.engine.begin() as conn:
+                conn.exec_driver_sql("SELECT pg_advisory_xact_lock(7236115905231004001)")
+                SQLModel.metadata.create_all(conn)
+        else:
+            SQLModel.metadata.create_all(self.engine)
         self._induced = MetaData()
         self._lock = threading.RLock()
         self._table_cache: dict[tuple[str, str], TableInfo] = {}

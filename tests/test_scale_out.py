@@ -214,3 +214,47 @@ def test_concurrent_ingestion_of_two_memories(home: Path, pg_url: str, chroma_ur
     assert tool(dave, "Compute", table="sleep_log", target="deep_sleep", operator="avg")["value"] == pytest.approx(BOB_DEEP_AVG)
     assert Memory("carol").ask("Which museum did we visit in Lisbon?").round_ids[0].startswith("carol-")
     assert_nothing_embedded(home)
+
+
+INGEST_SCRIPT = """
+import json, sys
+from adamm.memory import Memory
+from adamm.stores.records import Round
+memory_id, path = sys.argv[1], sys.argv[2]
+rounds = [Round.model_validate(r) for r in json.load(open(path))]
+report = Memory(memory_id, batch_size=2).ingest(rounds)
+print(json.dumps({"added": report.rounds_added, "rows": report.counts.get("table_rows", 0)}))
+"""
+
+
+@pytest.mark.slow
+def test_two_server_processes_ingest_at_once_into_a_fresh_database(home: Path, tmp_path: Path, pg_url: str, chroma_url: str) -> None:
+    """What several LangGraph server workers do on their first day: each process opens the
+    same empty database and Chroma server (schema creation included) and ingests its memory."""
+    import json
+
+    work = {"erin": sleep_rounds("erin", BOB_NIGHTS[:5]), "frank": [*sleep_rounds("frank", BOB_NIGHTS), BOB_CHAT]}
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ADAMM_")}
+    env.update(ADAMM_HOME=str(home), ADAMM_DATABASE_URL=pg_url, ADAMM_CHROMA_URL=chroma_url)
+    procs = {}
+    for memory_id, rounds in work.items():
+        path = tmp_path / f"{memory_id}.json"
+        path.write_text(json.dumps([r.model_dump(mode="json") for r in rounds]))
+        procs[memory_id] = subprocess.Popen([sys.executable, "-c", INGEST_SCRIPT, memory_id, str(path)], env=env,
+                                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    results = {}
+    for memory_id, proc in procs.items():
+        try:
+            out, err = proc.communicate(timeout=600)
+        finally:
+            proc.kill()
+        assert proc.returncode == 0, f"{memory_id} failed:\n{err[-4000:]}"
+        results[memory_id] = json.loads(out.strip().splitlines()[-1])
+    assert results == {"erin": {"added": 5, "rows": 5}, "frank": {"added": 7, "rows": 6}}
+
+    ctx = Context(database_url=pg_url, chroma_url=chroma_url)
+    for memory_id, rounds in work.items():
+        assert backends(ctx).sql.count_rounds(memory_id) == len(rounds)
+        assert VectorStore(url=chroma_url).count(memory_id, text_space(ROUNDS_SPACE)) == len(rounds)
+    assert tool(memory_tools("frank", ctx), "Compute", table="sleep_log", target="deep_sleep", operator="avg")["value"] == pytest.approx(BOB_DEEP_AVG)
+    assert_nothing_embedded(home)
