@@ -82,10 +82,11 @@ class Server:
             pass
 
 
-def start_server(workdir: Path, env_vars: dict[str, str]) -> Server:
+def start_server(workdir: Path, env_vars: dict[str, str], graphs: dict[str, str] | None = None) -> Server:
     """``langgraph dev`` on a free loopback port, serving the repository's graphs."""
     config = json.loads((REPO / "langgraph.json").read_text())
-    config["graphs"] = {name: str(REPO / spec.split(":")[0]) + ":" + spec.split(":")[1] for name, spec in config["graphs"].items()}
+    graphs = graphs if graphs is not None else config["graphs"]
+    config["graphs"] = {name: str(REPO / spec.split(":")[0]) + ":" + spec.split(":")[1] for name, spec in graphs.items()}
     config["dependencies"] = [str(REPO / d) for d in config["dependencies"]]
     config["env"] = env_vars
     config["disable_persistence"] = True
@@ -150,6 +151,14 @@ def reachable(start: str, edges: dict[str, set[str]]) -> set[str]:
 
 def explain(server: Server, what: str) -> str:
     return f"{what}\n--- server log ---\n{server.log_tail()}"
+
+
+def test_a_server_that_cannot_start_fails_with_its_log(tmp_path: Path) -> None:
+    with pytest.raises(pytest.fail.Exception) as failed:
+        start_server(tmp_path, {"ADAMM_HOME": str(tmp_path / "home")}, graphs={"broken": "graphs/no_such_module.py:graph"})
+    message = str(failed.value)
+    assert "--- server log ---" in message and "no_such_module" in message
+    assert "langgraph dev exited" in message or "did not answer" in message
 
 
 def test_repository_config_is_valid() -> None:
