@@ -4,6 +4,7 @@
     adamm ask "QUESTION" --memory-id ID [--json] [--now ISO]
     adamm tables --memory-id ID [--json]
     adamm stats --memory-id ID [--json]
+    adamm forget --memory-id ID (--round R ... | --session S | --all) [--json]
     adamm demo
     adamm eval --dataset mem-gallery|locomo|analytic --data PATH [--systems ...] [--out DIR]
 
@@ -57,6 +58,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--memory-id", required=True)
     p.add_argument("--json", action="store_true")
 
+    p = sub.add_parser("forget", help="remove rounds and everything derived from them")
+    p.add_argument("--memory-id", required=True)
+    which = p.add_mutually_exclusive_group(required=True)
+    which.add_argument("--round", action="append", dest="rounds", metavar="R", help="a round id (repeatable)")
+    which.add_argument("--session", metavar="S", help="every round of one session")
+    which.add_argument("--all", action="store_true", dest="everything", help="the whole memory")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+
     sub.add_parser("demo", help="ingest a small built-in history and ask it questions")
 
     from adamm.eval.cli import add_eval_parser  # noqa: PLC0415 - argparse and stdlib only
@@ -75,7 +84,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     try:
         ctx = _context(args)
-        return {"ingest": cmd_ingest, "ask": cmd_ask, "tables": cmd_tables, "stats": cmd_stats, "demo": cmd_demo,
+        return {"ingest": cmd_ingest, "ask": cmd_ask, "tables": cmd_tables, "stats": cmd_stats, "demo": cmd_demo, "forget": cmd_forget,
                 "eval": cmd_eval}[args.command](args, ctx)
     except (FormatError, InputError, ConfigError, StoreError, EncoderError) as exc:
         sys.stderr.write(f"adamm: error: {_one_line(exc)}\n")
@@ -202,6 +211,9 @@ def table_documents(ctx: Any, memory_id: str, only: str | None = None) -> list[d
 
 
 def cmd_tables(args: argparse.Namespace, ctx: Any) -> int:
+    from adamm.nodes.ingest import check_memory_id  # noqa: PLC0415
+
+    check_memory_id(args.memory_id)
     docs = table_documents(ctx, args.memory_id, args.show)
     if args.json:
         _print_json(docs)
@@ -236,10 +248,18 @@ def memory_stats(ctx: Any, memory_id: str) -> dict[str, int]:
     stats = b.sql.stats(memory_id)
     stats["vectors"] = b.vectors.count(memory_id, text_space(ROUNDS_SPACE))
     stats["bm25_entries"] = b.keywords.count(memory_id, ROUNDS_SPACE)
+    stats["supports"] = sum(n for _, n in b.sql.attribute_sets(memory_id))  # rounds counted in the attribute-set supports
+    # Every space (rounds, events, episodes, topics, their centroids and visual vectors, images):
+    # what a crash, a concurrent writer or a forget could leave behind or lose.
+    stats["vectors_total"] = sum(b.vectors.count(memory_id, space) for space in b.vectors.spaces(memory_id))
+    stats["bm25_entries_total"] = sum(b.keywords.count(memory_id, space) for space in b.sql.unit_spaces(memory_id))
     return stats
 
 
 def cmd_stats(args: argparse.Namespace, ctx: Any) -> int:
+    from adamm.nodes.ingest import check_memory_id  # noqa: PLC0415
+
+    check_memory_id(args.memory_id)
     stats = memory_stats(ctx, args.memory_id)
     if args.json:
         _print_json(stats)
@@ -247,6 +267,22 @@ def cmd_stats(args: argparse.Namespace, ctx: Any) -> int:
         width = max(len(k) for k in stats)
         for key, value in stats.items():
             print(f"{key:<{width}}  {value}")
+    return EXIT_OK
+
+
+def cmd_forget(args: argparse.Namespace, ctx: Any) -> int:
+    from adamm.forget import forget  # noqa: PLC0415
+
+    report = forget(ctx, args.memory_id, round_ids=args.rounds, session_id=args.session, everything=args.everything)
+    if args.json:
+        _print_json(report.to_dict())
+        return EXIT_OK
+    print(f"{args.memory_id}: forgot {report.rounds} rounds, {report.observations} observations, {report.table_rows} table rows, "
+          f"{report.events} events, {report.episodes} episodes, {report.topics} topics, {report.vectors} vectors")
+    for name in report.tables_dropped:
+        print(f"table {name} dropped: no rows left")
+    for name in report.tables_below_support:
+        sys.stderr.write(f"adamm: warning: table {name} is now supported by fewer rounds than theta_support\n")
     return EXIT_OK
 
 

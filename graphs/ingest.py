@@ -4,8 +4,9 @@
 
 ``store_rounds`` is always first, so every accepted round is durable before anything is derived
 from it; ``index_rounds`` is last and marks rounds derived, so a run that dies in between is
-completed by the next one. Compiled without a checkpointer or store: the host graph or the
-LangGraph server brings its own.
+completed by the next one. Every node runs under its memory's write lock
+(``nodes/locking.py``), so two processes ingesting into one memory take turns. Compiled
+without a checkpointer or store: the host graph or the LangGraph server brings its own.
 """
 
 from langgraph.graph import END, START, StateGraph
@@ -14,14 +15,15 @@ from adamm.nodes.analytic import extract_attributes, induce_tables
 from adamm.nodes.context import Context
 from adamm.nodes.hierarchy import insert_hierarchy
 from adamm.nodes.ingest import index_rounds, store_rounds
+from adamm.nodes.locking import locked
 from adamm.nodes.state import IngestInput, IngestOutput, IngestState
 
 builder = StateGraph(IngestState, context_schema=Context, input_schema=IngestInput, output_schema=IngestOutput)
-builder.add_node("store_rounds", store_rounds)
-builder.add_node("extract_attributes", extract_attributes)
-builder.add_node("induce_tables", induce_tables)
-builder.add_node("insert_hierarchy", insert_hierarchy)
-builder.add_node("index_rounds", index_rounds)
+builder.add_node("store_rounds", locked(store_rounds))
+builder.add_node("extract_attributes", locked(extract_attributes))
+builder.add_node("induce_tables", locked(induce_tables))
+builder.add_node("insert_hierarchy", locked(insert_hierarchy))
+builder.add_node("index_rounds", locked(index_rounds))
 builder.add_edge(START, "store_rounds")
 builder.add_edge("store_rounds", "extract_attributes")
 builder.add_edge("extract_attributes", "induce_tables")

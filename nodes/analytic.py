@@ -382,6 +382,9 @@ class _Induction:
     # -- schema changes ------------------------------------------------------------------
 
     def _discover(self, schema: frozenset[str]) -> int:
+        key = "|".join(sorted(schema))
+        for orphan in [t for t in self.sql.tables(self.memory_id) if t.schema_key == key]:
+            self.sql.drop_table(self.memory_id, orphan.name)  # created by a run that died before recording its schema
         taken = {t.name for t in self.sql.tables(self.memory_id)}
         holders = self._holders(schema)
         desc = self._describe(schema, taken, _first_day(holders))

@@ -66,6 +66,9 @@ def insert_hierarchy(state: IngestState, runtime: Runtime[Context]) -> dict[str,
     with timed("insert_hierarchy") as cost:
         counts = {"events": 0, "episodes_opened": 0, "topics_founded": 0, "images_embedded": 0}
         if pending:
+            from adamm.forget import repair_interrupted  # noqa: PLC0415 - forget builds on this module
+
+            repair_interrupted(ctx, backends(ctx), memory_id, pending)  # a batch that died mid-write
             h = _Hierarchy(ctx, backends(ctx), memory_id, entries)
             rounds = h.b.sql.get_rounds(memory_id, pending)
             counts["images_embedded"] = h.embed_images(rounds)

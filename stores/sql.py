@@ -374,6 +374,11 @@ class SqlStore:
         with self.session() as s:
             return int(s.execute(q).scalar() or 0)
 
+    def unit_spaces(self, memory_id: str) -> list[str]:
+        """The unit spaces a memory has units in, sorted."""
+        with self.session() as s:
+            return list(s.execute(select(UnitRecord.space).where(UnitRecord.memory_id == memory_id).distinct().order_by(UnitRecord.space)).scalars())
+
     # -- hierarchy nodes -------------------------------------------------------------------
 
     def put_nodes(self, memory_id: str, nodes: Sequence[NodeRecord]) -> None:

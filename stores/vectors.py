@@ -11,22 +11,35 @@ loudly instead of silently mixing two tenants.
 We always pass our own embeddings: collections are opened with ``embedding_function=None``
 so Chroma never builds its default embedder (which would try to download a model).
 
+Several processes may share one embedded directory (two ``adamm ingest`` runs, a server and a
+CLI). Chroma's ``PersistentClient`` is not multi-process safe: each process keeps its own HNSW
+index in memory, so a process that does not reload misses the others' vectors, and when it
+persists its stale index it overwrites theirs. So every call holds an inter-process file lock
+next to the directory (``<dir>.lock``), every write records a new generation token
+(``<dir>.generation``), and a process that finds a token it did not write drops its cached
+Chroma system and reopens it from disk before doing anything. Writes are thereby serialized and
+every read sees every committed write. A Chroma server (``url=``) does its own locking.
+
 The same class serves the embedded default (``PersistentClient`` on a directory) and the
 scale-out deployment (``HttpClient`` to a Chroma server): pass ``path`` or ``url``.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import math
+import os
 import re
 import threading
+import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 from urllib.parse import urlparse
 
 import numpy as np
+from filelock import FileLock
 
 if TYPE_CHECKING:  # chromadb is imported lazily: it is slow to import and only needed on use
     from chromadb.api import ClientAPI
@@ -40,6 +53,35 @@ _SPACE_RE = re.compile(r"[a-z0-9](?:[a-z0-9_.-]{0,39}[a-z0-9])?")
 
 #: Used when the client cannot tell us its limit (older clients).
 DEFAULT_MAX_BATCH = 5000
+
+#: How long a call waits for another process's vector call (a stuck peer, not a slow one).
+PROCESS_LOCK_TIMEOUT_S = 600.0
+
+#: Per directory, the generation this process's cached Chroma system was last known current
+#: at. Chroma shares one system per directory among all clients of a process, so a new
+#: ``VectorStore`` must not trust a system that an earlier one left behind.
+_SYSTEM_GENERATION: dict[str, str] = {}
+
+
+def _exclusive(write: bool) -> Any:
+    """Run a public method under the directory's inter-process lock, on a fresh view of it."""
+
+    def wrap(method: Any) -> Any:
+        @functools.wraps(method)
+        def run(self: "VectorStore", *args: Any, **kwargs: Any) -> Any:
+            if self._process_lock is None:
+                return method(self, *args, **kwargs)
+            with self._process_lock:
+                self._refresh()
+                try:
+                    return method(self, *args, **kwargs)
+                finally:
+                    if write:
+                        self._bump()
+
+        return run
+
+    return wrap
 
 
 def check_space(space: str) -> str:
@@ -101,6 +143,10 @@ class VectorStore:
         self.url = url
         self._client: ClientAPI | None = None
         self._lock = threading.Lock()
+        self._process_lock: FileLock | None = None
+        self._generation: str | None = None
+        if self.path is not None:
+            self._process_lock = FileLock(str(self.path.with_name(self.path.name + ".lock")), timeout=PROCESS_LOCK_TIMEOUT_S)
 
     def __repr__(self) -> str:
         where = f"url={self.url!r}" if self.url else f"path={str(self.path)!r}"
@@ -108,6 +154,7 @@ class VectorStore:
 
     # ----------------------------------------------------------------------------- public API
 
+    @_exclusive(write=True)
     def upsert(
         self,
         memory_id: str,
@@ -145,6 +192,7 @@ class VectorStore:
                 metadatas=clean[start:stop] if clean is not None else None,
             )
 
+    @_exclusive(write=False)
     def query(
         self, memory_id: str, space: str, vector, k: int, where: dict | None = None
     ) -> list[Hit]:
@@ -184,6 +232,7 @@ class VectorStore:
         hits.sort(key=lambda h: (-h.score, h.id))  # deterministic order among equal scores
         return hits
 
+    @_exclusive(write=False)
     def get(self, memory_id: str, space: str, ids: Sequence[str]) -> dict[str, np.ndarray]:
         """Stored vectors by id (float32); ids that are not stored are simply absent."""
         ids = _check_ids(ids)
@@ -198,6 +247,7 @@ class VectorStore:
                 out[i] = np.asarray(emb, dtype=np.float32)
         return out
 
+    @_exclusive(write=True)
     def delete(self, memory_id: str, space: str, ids: Sequence[str] | None = None) -> None:
         """Delete vectors by id, or the whole space of that memory when ``ids`` is None.
 
@@ -216,22 +266,66 @@ class VectorStore:
         for start in range(0, len(ids), step):
             col.delete(ids=ids[start : start + step])
 
+    @_exclusive(write=False)
     def count(self, memory_id: str, space: str) -> int:
         """Number of vectors in the space (0 if it does not exist)."""
         col = self._collection(memory_id, space)
         return 0 if col is None else col.count()
 
+    @_exclusive(write=True)
     def drop_memory(self, memory_id: str) -> None:
         """Delete every space of a memory: the user's vectors are gone, not just hidden."""
         for space in self.spaces(memory_id):
             self.delete(memory_id, space)  # checks each collection's owner before dropping it
 
+    @_exclusive(write=False)
     def spaces(self, memory_id: str) -> list[str]:
         """The spaces that exist for a memory, sorted."""
         prefix = f"m{memory_key(memory_id)}_"
         return sorted(n[len(prefix) :] for n in self._collection_names() if n.startswith(prefix))
 
     # ------------------------------------------------------------------------------ internals
+
+    def _generation_file(self) -> Path:
+        assert self.path is not None
+        return self.path.with_name(self.path.name + ".generation")
+
+    def _refresh(self) -> None:
+        """Under the process lock: reopen Chroma if another process wrote since we last looked."""
+        try:
+            current = self._generation_file().read_text(encoding="utf-8")
+        except FileNotFoundError:
+            current = ""
+        if self._client is not None and current != self._generation:
+            self._reopen()
+        if self._client is None and _SYSTEM_GENERATION.get(str(self.path)) != current:
+            self._forget_system(str(self.path))
+        self._generation = _SYSTEM_GENERATION[str(self.path)] = current
+
+    def _bump(self) -> None:
+        """Under the process lock, after a write: a new token tells other processes to reopen."""
+        token = f"{os.getpid()}-{uuid.uuid4().hex}"
+        target = self._generation_file()
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = target.with_name(f"{target.name}.{token}.tmp")
+        tmp.write_text(token, encoding="utf-8")
+        os.replace(tmp, target)
+        self._generation = _SYSTEM_GENERATION[str(self.path)] = token
+
+    def _reopen(self) -> None:
+        """Forget this process's Chroma system for the directory, so the next call loads it
+        from disk. The stale system is not stopped: stopping may persist its outdated index
+        over the current one."""
+        with self._lock:
+            old, self._client = self._client, None
+        self._forget_system(getattr(old, "_identifier", None) or str(self.path))
+
+    @staticmethod
+    def _forget_system(identifier: str) -> None:
+        from chromadb.api.shared_system_client import SharedSystemClient
+
+        SharedSystemClient._identifier_to_system.pop(identifier, None)
+        SharedSystemClient._identifier_to_refcount.pop(identifier, None)
 
     @property
     def client(self) -> ClientAPI:
