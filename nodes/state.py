@@ -33,6 +33,8 @@ class IngestInput(TypedDict):
 
 
 class IngestOutput(TypedDict):
+    """What one ingestion stored and derived (the stable public output of ``ingest``)."""
+
     memory_id: str
     stored: Annotated[dict[str, int], merge_counts]
     """What was stored and derived: rounds_added, rounds_unchanged, rounds_updated, units_indexed ..."""
@@ -61,6 +63,9 @@ class QueryInput(TypedDict):
 
 
 class QueryOutput(TypedDict):
+    """A cited answer (the stable public output of ``query``; ``plan``, ``calls`` and ``notes``
+    are present when the planner ran)."""
+
     answer: str
     citations: list[dict[str, Any]]
     """Sources of the answer: {"round_id": ..., "image_ids": [...]}."""
