@@ -101,6 +101,8 @@ def _model_answer(ctx: Context, question: str, evidence: list[dict[str, Any]]) -
     return out.answer.strip() or NOT_MENTIONED, [c for c in out.citations if c in known], entry.to_dict()
 
 
+_ADVICE = re.compile(r"\b(?:you\s+(?:suggest|recommend|advise|say|tell|propose)\w*|how\s+(?:can|could|should|do)\s+i|"
+                     r"what\s+(?:should|can|could)\s+i|what\s+helps|any\s+tips|what\s+(?:do|did)\s+you)\b", re.I)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 _PREFIX = re.compile(r"^(User|Assistant):\s*|^\[image [^\]]*\]\s*")
 #: Which part of a round a sentence came from; on a tie the answerer prefers statements of fact
@@ -133,9 +135,13 @@ def rules_answer(question: str, evidence: list[dict[str, Any]]) -> tuple[str, li
     if best_cov < MIN_COVERAGE:
         return NOT_MENTIONED, []
     unit = evidence[-neg_rank]
-    candidates = [(len(wanted & set(tokenize(sent))), pref, -i, sent) for i, (pref, sent) in enumerate(_sentences(unit["text"]))]
+    advice = _ADVICE.search(question) is not None
+    # "what did you suggest / how can I ...": the answer is the assistant's reply, whatever
+    # words it shares with the question (the user's own sentence echoes the question best)
+    candidates = [((pref == 2) if advice else 0, len(wanted & set(tokenize(sent))), pref, -i, sent)
+                  for i, (pref, sent) in enumerate(_sentences(unit["text"]))]
     # A question echoed back is no answer: statements win whenever one is on topic at all.
-    statements = [c for c in candidates if c[0] > 0 and not c[-1].endswith("?")]
+    statements = [c for c in candidates if (c[0] or c[1] > 0) and not c[-1].endswith("?")]
     sentence = max(statements or candidates)[-1] if candidates else unit["text"]
     return _best_clause(sentence, wanted), [unit["unit_id"]]
 

@@ -51,7 +51,8 @@ def parse_rounds(raw: Any) -> list[Round]:
             err = exc.errors()[0]
             where = ".".join(str(p) for p in err["loc"]) or "round"
             rid = item.get("round_id") if isinstance(item, dict) else None
-            label = f"rounds[{i}]" + (f" ({rid})" if isinstance(rid, str) else "")
+            shown = rid if isinstance(rid, str) and rid.isprintable() and len(rid) <= 80 else repr(rid)[:80] if isinstance(rid, str) else None
+            label = f"rounds[{i}]" + (f" ({shown})" if shown is not None else "")
             raise InputError(f"{label}: field {where}: {err['msg']}") from None
         if rnd.round_id in seen:
             raise InputError(f"rounds[{i}] ({rnd.round_id}): field round_id: duplicate in this input")

@@ -27,6 +27,8 @@ from adamm.stores.fusion import blend
 
 #: Distinct values sampled per text column, and text columns sampled per table.
 SAMPLES_PER_COLUMN = 12
+#: Distinct values per text column a question can name as a filter (not shown to models).
+MATCHABLE_VALUES = 200
 #: Episodes considered from each ranking before blending.
 EPISODE_POOL = 50
 
@@ -53,7 +55,9 @@ def table_candidates(ctx: Context, memory_id: str, *, with_samples: bool = True)
         for c in info.columns:
             col: dict[str, Any] = {"name": c.name, "type": c.type, "unit": c.unit}
             if with_samples and c.type == "text":
-                col["samples"] = distinct_values(sql, memory_id, info.name, c.name, SAMPLES_PER_COLUMN)
+                values = distinct_values(sql, memory_id, info.name, c.name, MATCHABLE_VALUES)
+                col["samples"] = values[:SAMPLES_PER_COLUMN]
+                col["values"] = values
             columns.append(col)
         out.append({"name": info.name, "description": info.description if with_samples else "",
                     "columns": columns, "rows": sql.count_rows(memory_id, info.name)})

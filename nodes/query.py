@@ -137,7 +137,7 @@ def plan(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
     with timed("plan") as cost:
         if ctx.planner == "rules":
             periods = periods_of(state)
-            intent = rules_planner.detect_intent(question, periods)
+            intent = rules_planner.detect_intent(question, periods, state["planning_context"].get("tables"))
             steps = rules_planner.make_plan(question, periods, intent, tools, ctx.max_plan_steps)
         else:
             messages = [("system", plan_prompts.PLAN_SYSTEM.format(max_steps=ctx.max_plan_steps)),
@@ -196,7 +196,7 @@ def instantiate(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
 def _rules_call(ctx: Context, state: QueryState, steps: list[dict[str, Any]], i: int) -> tuple[str, dict[str, Any]] | None:
     question = state["normalized"]["question"]
     periods = periods_of(state)
-    intent = rules_planner.detect_intent(question, periods)
+    intent = rules_planner.detect_intent(question, periods, state["planning_context"].get("tables"))
     results = [c.get("summary", {}) for c in state.get("calls") or [] if c.get("ok")]
     if steps[i].get("origin") == "reflection":
         intent = rules_planner.Intent("retrieve")
@@ -308,9 +308,10 @@ def reflect(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
     with timed("reflect") as cost:
         if ctx.planner == "rules":
             periods = periods_of(state)
-            intent = rules_planner.detect_intent(state["normalized"]["question"], periods)
+            intent = rules_planner.detect_intent(state["normalized"]["question"], periods, state["planning_context"].get("tables"))
             results = [{"tool": c["tool"], "error": c.get("error"), "units": c.get("units", 0),
-                        "value": (c.get("summary") or {}).get("value", 0)} for c in state.get("calls") or []]
+                        "value": (c.get("summary") or {}).get("value", 0), "operator": (c.get("summary") or {}).get("operator")}
+                       for c in state.get("calls") or []]
             verdict = rules_planner.reflect(intent, results, tools)
         else:
             messages = [("system", plan_prompts.REFLECT_SYSTEM),

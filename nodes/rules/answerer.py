@@ -49,7 +49,8 @@ def compose(question: str, periods: list[Period], evidence: list[dict[str, Any]]
         agg = aggregates[-1]
         if agg["value"] is not None and agg["matched"]:
             return _aggregate(intent, agg, periods), [agg["unit_id"]]
-        if agg["operator"] == "count":
+        if agg["operator"] in ("count", "sum"):
+            # nothing logged that matches is itself the answer to "how many / how much"
             return f"0 ({agg['table']} has no matching records{_period_note(periods)})", [agg["unit_id"]]
     if rows:
         return _rows(intent, rows, calls), [u["unit_id"] for u in rows]
@@ -85,7 +86,8 @@ def _aggregate(intent: Intent, agg: dict[str, Any], periods: list[Period]) -> st
     if op == "delta":
         return f"{format_value(value, unit)} change from the first to the last of {records}"
     if intent.asks_day and days:
-        return f"{days[-1] if op == 'last' else days[0]} ({agg['expression']} {format_value(value, unit)})"
+        day = days[-1] if op == "last" else days[0]
+        return day if agg["expression"] == "date" else f"{day} ({agg['expression']} {format_value(value, unit)})"
     return f"{format_value(value, unit)}{when}"
 
 

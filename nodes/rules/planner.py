@@ -54,8 +54,8 @@ _DAY_OF = re.compile(r"\bon\s+the\s+(?:day|night)\s+(?:when\s+|that\s+)?(?:i|my|
 _COMPARATORS = [
     (re.compile(r"\b(?:less|fewer|lower|shorter|smaller)\s+than\b|\bunder\b|\bbelow\b|\bbeneath\b", re.I), "<"),
     (re.compile(r"\b(?:more|greater|higher|longer|bigger|larger)\s+than\b|\bover\b|\babove\b|\bexceed(?:ing|ed)?\b", re.I), ">"),
-    (re.compile(r"\bat\s+least\b|\bno\s+less\s+than\b|\bor\s+more\b", re.I), ">="),
-    (re.compile(r"\bat\s+most\b|\bno\s+more\s+than\b|\bor\s+less\b|\bup\s+to\b", re.I), "<="),
+    (re.compile(r"\bat\s+least\b|\bno\s+less\s+than\b|\bor\s+(?:more|higher|greater|above|longer|over)\b", re.I), ">="),
+    (re.compile(r"\bat\s+most\b|\bno\s+more\s+than\b|\bor\s+(?:less|lower|fewer|below|shorter|under)\b|\bup\s+to\b", re.I), "<="),
 ]
 
 #: Words that say what the question is about when names are abbreviated or implied by units.
@@ -73,10 +73,14 @@ _UNIT_WORDS = {
 }
 _ABBREVIATIONS = {"hr": "heart rate", "avg": "average", "bp": "blood pressure", "temp": "temperature", "dist": "distance",
                   "qty": "quantity", "amt": "amount", "hrv": "heart rate variability", "kcal": "calories", "bpm": "heart rate"}
+#: Irregular forms, so "slept" finds the sleep column and "ran" the run table.
+_LEMMAS = {"slept": "sleep", "ran": "run", "spent": "spend", "paid": "pay", "swam": "swim", "rode": "ride", "ate": "eat",
+           "drank": "drink", "drove": "drive", "bought": "buy", "weighed": "weigh", "walked": "walk", "goals": "score",
+           "goal": "score", "points": "score"}
 _VALUE_LEMMAS = {"won": ("win", "won", "wins", "winning", "beat", "victory"), "lost": ("lose", "lost", "loss", "losses", "losing"),
                  "draw": ("draw", "drew", "tie", "tied", "draws")}
 _STOP = set("""a an the my our me i we you your is was were are be been did do does have has had of on in at to for with by from
-and or what which when how many much times time day days date dates that this it its there their they log logged record
+and or what which when how many much times day days date dates that this it its there their they log logged record
 recorded reading readings value values track tracked get got during per than over under less more ever all""".split())
 _INTENT_WORDS = set("""average avg mean typical total sum altogether combined overall median highest lowest most least max
 maximum min minimum best worst longest shortest largest smallest biggest top peak greatest recent latest last first
@@ -93,11 +97,14 @@ class Intent:
     wants_less: bool = False
 
 
-def detect_intent(question: str, periods: list[Period]) -> Intent:
+def detect_intent(question: str, periods: list[Period], tables: list[dict[str, Any]] | None = None) -> Intent:
     """The intent of a question whose time phrases are already found (they are masked first:
-    "the first week of March" is a period, not a *first* question)."""
+    "the first week of March" is a period, not a *first* question). With the planning
+    context's ``tables``, "how many minutes / lows" (a unit or a column) is a sum, not a count,
+    and "when did I shop at X" (a named value) lists days."""
     text = _mask(question, [p.span for p in periods])
     text_nc = _strip_comparisons(text)
+    value_named = any(value_filters(question, t) for t in tables or [])
     wants_less = bool(re.search(r"\b(less|lower|fewer|worse|shorter|smaller)\b", text, re.I))
     if _DAY_OF.search(text):
         return Intent("day_of")
@@ -107,14 +114,18 @@ def detect_intent(question: str, periods: list[Period]) -> Intent:
         op = "count" if _COUNT.search(text) or re.search(r"\bmore\s+often\b", text, re.I) else (
             "sum" if _SUM.search(text) or re.search(r"\bspen[dt]\b", text, re.I) else "avg")
         return Intent("compare", op, wants_less=wants_less)
-    if _WHICH_DAYS.search(text) and _has_comparison(text):
+    if _WHICH_DAYS.search(text) and (_has_comparison(text) or value_named):
         return Intent("filter_days")
-    if _COUNT.search(text):
-        return Intent("compute", "count")
+    extreme_of_average = _EXTREME_AVERAGE.search(text)
+    if _AVERAGE.search(text) and not extreme_of_average:
+        return Intent("compute", "avg")
     if _MEDIAN.search(text):
         return Intent("compute", "median")
-    if _AVERAGE.search(text):
-        return Intent("compute", "avg")
+    many = re.search(r"\bhow\s+many\s+(\w+)", text, re.I)
+    if many and _names_a_quantity(many.group(1), tables or []):
+        return Intent("compute", "sum")
+    if _COUNT.search(text):
+        return Intent("compute", "count")
     asks_day = bool(_WHICH_DAY.search(text))
     if _LATEST.search(text_nc):
         return Intent("rank" if asks_day else "compute", "last", asks_day=asks_day)
@@ -126,11 +137,25 @@ def detect_intent(question: str, periods: list[Period]) -> Intent:
         return Intent("rank" if asks_day else "compute", "min", asks_day=asks_day)
     if _SUM.search(text):
         return Intent("compute", "sum")
-    if _WHICH_DAYS.search(text) or (asks_day and _has_comparison(text)):
+    if _WHICH_DAYS.search(text) or (asks_day and (_has_comparison(text) or value_named)):
         return Intent("filter_days")
     if any(p.start and p.start == p.end for p in periods) or re.search(r"\bhow\s+(much|long|far|many)\b", text, re.I):
         return Intent("lookup", "last")
     return Intent("retrieve")
+
+
+_EXTREME_AVERAGE = re.compile(r"\b(?:highest|lowest|best|worst|max(?:imum)?|min(?:imum)?|peak|top)\s+(?:average|avg|mean)\b", re.I)
+
+
+def _names_a_quantity(word: str, tables: list[dict[str, Any]]) -> bool:
+    """"minutes", "kilometers", "dollars", or a numeric column's own word ("lows", "goals")."""
+    from adamm.stores.quantities import canonical_unit  # noqa: PLC0415
+
+    w = _LEMMAS.get(word.lower(), word.lower())
+    if canonical_unit(w) is not None and w not in ("times", "time"):
+        return True
+    stem = _stem(w)
+    return any(stem in {_stem(x) for x in c["name"].split("_")} for t in tables for c in t["columns"] if c["type"] in ("int", "float"))
 
 
 def _mask(text: str, spans: list[tuple[int, int]]) -> str:
@@ -169,12 +194,16 @@ def _stem(word: str) -> str:
     return word
 
 
-def focus_words(question: str, periods: list[Period]) -> list[str]:
-    """The question's content words: time phrases, comparisons, intent and stop words removed."""
+def focus_words(question: str, periods: list[Period], named: list[str] | None = None) -> list[str]:
+    """The question's content words: time phrases, comparisons, intent and stop words removed,
+    and values named as filters ("against the Wolves") with their preposition."""
     text = _strip_comparisons(_mask(question, [p.span for p in periods]))
+    for value in named or []:
+        text = re.sub(rf"(?:\b(?:against|vs\.?|versus|at|on|from|with|to|for)\s+(?:the\s+)?)?(?<![A-Za-z0-9]){re.escape(value)}(?![A-Za-z0-9])",
+                      " ", text, flags=re.I)
     for _, _, q in find_quantities(text):
         text = text.replace(q.raw, " ")
-    return [w for w in tokenize(text) if w not in _STOP and w not in _INTENT_WORDS and not w.isdigit()]
+    return [_LEMMAS.get(w, w) for w in tokenize(text) if w not in _STOP and w not in _INTENT_WORDS and not w.isdigit()]
 
 
 def _column_phrase(table: dict[str, Any], col: dict[str, Any]) -> str:
@@ -183,14 +212,15 @@ def _column_phrase(table: dict[str, Any], col: dict[str, Any]) -> str:
     dim = dimension_of(col.get("unit"))
     extra = _UNIT_WORDS.get((dim or "").split(":")[0], "") if dim else ""
     if dim and dim.startswith("currency"):
-        extra = "money amount spent spend cost paid price"
+        extra = "money amount spent spend cost paid price expense expenses purchase bought buy shopping"
     return " ".join([*words, *table_words, extra, col.get("unit") or ""]).strip()
 
 
 def choose_target(encoder: Any, question: str, periods: list[Period], tables: list[dict[str, Any]], *,
                   numeric: bool = True) -> Target | None:
     """The (table, column) the question is about, or None when nothing matches well enough."""
-    focus = focus_words(question, periods)
+    named = [str(f["value"]) for t in tables for f in value_filters(question, t)]
+    focus = focus_words(question, periods, named)
     if not focus or not tables:
         return None
     pairs: list[tuple[dict[str, Any], dict[str, Any]]] = [
@@ -206,6 +236,9 @@ def choose_target(encoder: Any, question: str, periods: list[Period], tables: li
         pstems = {_stem(w) for w in tokenize(phrase)}
         overlap = len(fstems & pstems) / len(fstems)
         name = {_stem(w) for w in tokenize(" ".join(_ABBREVIATIONS.get(w, w) for w in c["name"].split("_")))}
+        raw = {_stem(w) for w in c["name"].split("_")}
+        if len(fstems & raw) > len(fstems & name):
+            name = raw
         name_hit = len(fstems & name) / len(fstems)
         # "sleep" means the column named sleep, not sleep_score: name words the question does
         # not say count against a column
@@ -242,26 +275,33 @@ def _value_bonus(question: str, table: dict[str, Any]) -> float:
 
 
 def value_filters(question: str, table: dict[str, Any]) -> list[dict[str, Any]]:
-    """Text values of the table's columns that the question names ("groceries", "the Ravens", "win")."""
-    words = set(tokenize(question))
+    """Text values of the table's columns that the question names ("groceries", "the Ravens", "win").
+
+    Longer values are matched first and their words taken out, so "Whole Foods" does not also
+    name the category "food"."""
+    candidates = [(str(value).strip(), c["name"]) for c in table["columns"] if c["type"] == "text"
+                  for value in (c.get("values") or c.get("samples") or [])]
+    candidates = sorted({(v, col) for v, col in candidates if v and len(v) <= 60}, key=lambda vc: (-len(vc[0]), vc))
     low = f" {question.lower()} "
-    out = []
-    for c in table["columns"]:
-        if c["type"] != "text":
+    out: list[dict[str, Any]] = []
+    done: set[str] = set()
+    for v, col in candidates:
+        if col in done:
             continue
-        for value in c.get("samples") or []:
-            v = str(value).strip()
-            if not v or len(v) > 60:
-                continue
-            lv = v.lower()
-            named = re.search(rf"(?<![a-z0-9]){re.escape(lv)}(?![a-z0-9])", low) is not None
-            if not named and lv in _VALUE_LEMMAS:
+        lv = v.lower()
+        pattern = rf"(?<![a-z0-9]){re.escape(lv)}(?![a-z0-9])"
+        named = re.search(pattern, low) is not None
+        if named:
+            low = re.sub(pattern, " ", low)
+        else:
+            words = set(tokenize(low))
+            if lv in _VALUE_LEMMAS:
                 named = bool(words & set(_VALUE_LEMMAS[lv]))
             if not named and " " not in lv and len(lv) >= 4:
                 named = _stem(lv) in {_stem(w) for w in words}
-            if named:
-                out.append({"column": c["name"], "op": "=", "value": v})
-                break
+        if named:
+            out.append({"column": col, "op": "=", "value": v})
+            done.add(col)
     return out
 
 
@@ -365,7 +405,11 @@ def instantiate(step: int, plan: list[dict[str, Any]], question: str, periods: l
         return "Compute", {"table": target.table, "target": "*", "operator": "count", "column_filters": filters}
     if kind == "day_of":
         return _instantiate_day_of(step, question, periods, tables, results, encoder)
-    target = choose_target(encoder, question, periods, tables)
+    target = choose_target(encoder, question, periods, tables, numeric=intent.operator not in ("last", "first"))
+    valued = [t for t in tables if value_filters(question, t)]
+    lists_days = intent.asks_day or kind == "filter_days"
+    if valued and lists_days and (target is None or target.score < MIN_COLUMN_SCORE or target.table not in {t["name"] for t in valued}):
+        target = Target(valued[0]["name"], "date", None, MIN_COLUMN_SCORE, valued[0]["columns"])  # "when did I shop at X"
     if target is None or target.score < MIN_COLUMN_SCORE:
         return None
     table = next(t for t in tables if t["name"] == target.table)
@@ -380,8 +424,8 @@ def instantiate(step: int, plan: list[dict[str, Any]], question: str, periods: l
         return "Compute", {"table": target.table, "target": target.column, "operator": intent.operator,
                            "column_filters": base + condition_filters(question, periods, target)}
     if kind == "filter_days":
-        conditions = condition_filters(question, periods, target)
-        if not conditions:
+        conditions = condition_filters(question, periods, target) if target.column != "date" else []
+        if not conditions and not value_filters(question, table):
             return None
         return "Filter", {"table": target.table, "column_filters": base + conditions, "result_budget": 10}
     if kind == "trend":
@@ -407,7 +451,7 @@ def compare_sides(question: str, periods: list[Period], table: dict[str, Any]) -
     for c in table["columns"]:
         if c["type"] != "text":
             continue
-        for value in c.get("samples") or []:
+        for value in c.get("values") or c.get("samples") or []:
             if re.search(rf"(?<![a-z0-9]){re.escape(str(value).lower())}(?![a-z0-9])", question.lower()):
                 named.append(([{"column": c["name"], "op": "=", "value": value}], str(value)))
     if len(named) >= 2:
@@ -457,7 +501,9 @@ def _instantiate_day_of(step: int, question: str, periods: list[Period], tables:
 
 def reflect(intent: Intent, results: list[dict[str, Any]], tools: tuple[str, ...]) -> dict[str, Any]:
     """Sufficient when some step produced evidence; otherwise fall back to retrieval once."""
-    useful = any(r.get("units") and not r.get("error") and r.get("value", 0) is not None for r in results)
+    # a count or total of nothing is an answer ("0"); a missing average or maximum is not
+    useful = any(r.get("units") and not r.get("error") and (r.get("value", 0) is not None or r.get("operator") in ("count", "sum"))
+                 for r in results)
     tried_retrieval = any(r.get("tool") in ("EventLocate", "SemanticMatch") for r in results)
     if useful:
         return {"verdict": "sufficient", "reason": "the executed steps produced evidence"}
