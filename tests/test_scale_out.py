@@ -1,7 +1,7 @@
 """The same graphs on PostgreSQL and a Chroma server, chosen by configuration alone.
 
 The Chroma server is a real ``chroma run`` on a free loopback port, started here and stopped
-by its process group; PostgreSQL is the local server (``pg_url`` gives each test a database
+by its process group (``tests/servers.py``); PostgreSQL is the local server (``pg_url`` gives each test a database
 of its own). Nothing may be written to the embedded stores under ``ADAMM_HOME``: that would
 mean some path ignored ``database_url`` / ``chroma_url`` and would break the moment a second
 server process shares the data.
@@ -9,15 +9,11 @@ server process shares the data.
 
 from __future__ import annotations
 
+import json
 import os
-import shutil
-import signal
-import socket
 import subprocess
 import sys
 import threading
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -34,58 +30,21 @@ from adamm.nodes.retrieval import children, raw_rounds
 from adamm.stores.records import ImageRef, Round
 from adamm.stores.units import text_space
 from adamm.stores.vectors import VectorStore
+from adamm.tests.servers import start_chroma, start_langgraph_dev
 from adamm.tools import memory_tools
 
 pytestmark = pytest.mark.postgres
 
-STARTUP_TIMEOUT = 90
 DEMO_DEEP_AVG = (65 + 80 + 55 + 75 + 60) / 5 / 60
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="module")
 def chroma_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    beside = Path(sys.executable).with_name("chroma")
-    exe = str(beside) if beside.exists() else shutil.which("chroma")
-    if exe is None:
-        if os.environ.get("CI"):
-            raise RuntimeError("the chroma CLI is not installed (it comes with chromadb)")
-        pytest.skip("chroma CLI not installed")
-    data = tmp_path_factory.mktemp("chroma-server")
-    port = free_port()
-    log = data / "server.log"
-    env = dict(os.environ, ANONYMIZED_TELEMETRY="False")
-    with open(log, "wb") as out:
-        proc = subprocess.Popen([exe, "run", "--path", str(data / "db"), "--port", str(port), "--host", "127.0.0.1"],
-                                stdout=out, stderr=subprocess.STDOUT, env=env, start_new_session=True)
-    url = f"http://127.0.0.1:{port}"
+    server = start_chroma(tmp_path_factory.mktemp("chroma-server"))
     try:
-        deadline = time.monotonic() + STARTUP_TIMEOUT
-        while True:
-            if proc.poll() is not None:
-                pytest.fail(f"chroma run exited with code {proc.returncode}:\n{log.read_text(errors='replace')[-4000:]}", pytrace=False)
-            try:
-                with urllib.request.urlopen(url + "/api/v2/heartbeat", timeout=2):
-                    break
-            except OSError:
-                if time.monotonic() > deadline:
-                    pytest.fail(f"chroma run did not answer within {STARTUP_TIMEOUT} s:\n{log.read_text(errors='replace')[-4000:]}",
-                                pytrace=False)
-                time.sleep(0.3)
-        yield url
+        yield server.url
     finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGTERM)
-            try:
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait(timeout=10)
+        server.stop()
 
 
 def sleep_rounds(prefix: str, nights: list[tuple[str, int, int, int]]) -> list[Round]:
@@ -231,8 +190,6 @@ print(json.dumps({"added": report.rounds_added, "rows": report.counts.get("table
 def test_two_server_processes_ingest_at_once_into_a_fresh_database(home: Path, tmp_path: Path, pg_url: str, chroma_url: str) -> None:
     """What several LangGraph server workers do on their first day: each process opens the
     same empty database and Chroma server (schema creation included) and ingests its memory."""
-    import json
-
     work = {"erin": sleep_rounds("erin", BOB_NIGHTS[:5]), "frank": [*sleep_rounds("frank", BOB_NIGHTS), BOB_CHAT]}
     env = {k: v for k, v in os.environ.items() if not k.startswith("ADAMM_")}
     env.update(ADAMM_HOME=str(home), ADAMM_DATABASE_URL=pg_url, ADAMM_CHROMA_URL=chroma_url)
@@ -258,3 +215,26 @@ def test_two_server_processes_ingest_at_once_into_a_fresh_database(home: Path, t
         assert VectorStore(url=chroma_url).count(memory_id, text_space(ROUNDS_SPACE)) == len(rounds)
     assert tool(memory_tools("frank", ctx), "Compute", table="sleep_log", target="deep_sleep", operator="avg")["value"] == pytest.approx(BOB_DEEP_AVG)
     assert_nothing_embedded(home)
+
+
+def test_langgraph_server_on_postgres_and_chroma(home: Path, tmp_path: Path, pg_url: str, chroma_url: str) -> None:
+    """The deployment shape: the server's environment names the stores, clients speak HTTP."""
+    from langgraph_sdk import get_sync_client
+
+    data_home = tmp_path / "server-home"
+    server = start_langgraph_dev(tmp_path, {"ADAMM_HOME": str(data_home), "ADAMM_DATABASE_URL": pg_url,
+                                            "ADAMM_CHROMA_URL": chroma_url})
+    try:
+        client = get_sync_client(url=server.url, timeout=300)
+        out = client.runs.wait(None, "ingest", input={"memory_id": "gina", "rounds": [r.model_dump(mode="json") for r in demo_rounds()]},
+                               raise_error=False)
+        assert out.get("stored", {}).get("rounds_added") == 10, server.explain(repr(out))
+        res = client.runs.wait(None, "query", input={"memory_id": "gina", "question": "Which museum did we visit in Lisbon?"},
+                               raise_error=False)
+        assert "Gulbenkian" in res.get("answer", ""), server.explain(repr(res))
+    finally:
+        server.stop()
+    ctx = Context(database_url=pg_url, chroma_url=chroma_url)
+    assert backends(ctx).sql.count_rounds("gina") == 10 and backends(ctx).sql.tables("gina")
+    assert VectorStore(url=chroma_url).count("gina", text_space(ROUNDS_SPACE)) == 10
+    assert_nothing_embedded(data_home)

@@ -1,31 +1,19 @@
 """The graphs behind a real ``langgraph dev`` server, driven over HTTP with ``langgraph-sdk``.
 
-The server is started from a copy of the repository's ``langgraph.json`` (same graphs, same
-dependencies) whose ``env`` is replaced by the test's own settings and whose persistence is
-off: a developer's ``.env`` would otherwise override ``ADAMM_HOME`` (the server lets ``.env``
-win over the process environment) and the in-memory runtime would write ``.langgraph_api/``
-into whatever directory it runs in. It runs in its own process group, so stopping it stops
-its workers too; it is stopped in every case, a failed assertion included.
+How the server is started (and why from a copy of ``langgraph.json``): ``tests/servers.py``.
+It is stopped in every case, a failed assertion included.
 """
 
 from __future__ import annotations
 
-import json
 import os
-import shutil
-import signal
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
-STARTUP_TIMEOUT = 180  # seconds; ~5 s on an idle 2-core machine, much more when it is busy
+from adamm.tests.servers import REPO, Server, start_langgraph_dev
+
 RUN_TIMEOUT = 300  # the first ingestion also loads the text encoder inside the server
 
 ROUNDS = [
@@ -41,90 +29,10 @@ ROUNDS = [
 ]
 
 
-def free_port() -> int:
-    while True:
-        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-            s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
-        if port != 2024:  # the default port: a developer's own server may want it
-            return port
-
-
-def langgraph_executable() -> str:
-    beside = Path(sys.executable).with_name("langgraph")
-    found = str(beside) if beside.exists() else shutil.which("langgraph")
-    if found is None:
-        if os.environ.get("CI"):
-            raise RuntimeError("the langgraph CLI is not installed (pip install -e '.[test]')")
-        pytest.skip("langgraph-cli[inmem] is not installed")
-    return found
-
-
-class Server:
-    def __init__(self, proc: subprocess.Popen[bytes], url: str, log: Path):
-        self.proc, self.url, self.log = proc, url, log
-
-    def log_tail(self, chars: int = 6000) -> str:
-        text = self.log.read_text(errors="replace") if self.log.exists() else ""
-        return text[-chars:]
-
-    def stop(self) -> None:
-        """SIGTERM to the whole process group, SIGKILL if it lingers."""
-        if self.proc.poll() is not None:
-            return
-        try:
-            os.killpg(self.proc.pid, signal.SIGTERM)
-            self.proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-            self.proc.wait(timeout=10)
-        except ProcessLookupError:
-            pass
-
-
-def start_server(workdir: Path, env_vars: dict[str, str], graphs: dict[str, str] | None = None) -> Server:
-    """``langgraph dev`` on a free loopback port, serving the repository's graphs."""
-    config = json.loads((REPO / "langgraph.json").read_text())
-    graphs = graphs if graphs is not None else config["graphs"]
-    config["graphs"] = {name: str(REPO / spec.split(":")[0]) + ":" + spec.split(":")[1] for name, spec in graphs.items()}
-    config["dependencies"] = [str(REPO / d) for d in config["dependencies"]]
-    config["env"] = env_vars
-    config["disable_persistence"] = True
-    (workdir / "langgraph.json").write_text(json.dumps(config, indent=2))
-
-    port = free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ADAMM_")}
-    env.update(env_vars, LANGGRAPH_CLI_NO_ANALYTICS="1", LANGGRAPH_NO_VERSION_CHECK="1", LANGSMITH_TRACING="false",
-               LANGCHAIN_TRACING_V2="false", HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1", ANONYMIZED_TELEMETRY="False")
-    log = workdir / "server.log"
-    cmd = [langgraph_executable(), "dev", "--no-browser", "--no-reload", "--port", str(port), "--host", "127.0.0.1",
-           "--config", str(workdir / "langgraph.json")]
-    with open(log, "wb") as out:
-        proc = subprocess.Popen(cmd, cwd=workdir, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
-    server = Server(proc, f"http://127.0.0.1:{port}", log)
-    deadline = time.monotonic() + STARTUP_TIMEOUT
-    try:
-        while True:
-            if proc.poll() is not None:
-                raise RuntimeError(f"langgraph dev exited with code {proc.returncode}")
-            try:
-                with urllib.request.urlopen(server.url + "/ok", timeout=2) as resp:
-                    if resp.status == 200:
-                        return server
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"langgraph dev did not answer /ok within {STARTUP_TIMEOUT} s")
-            time.sleep(0.5)
-    except BaseException as exc:
-        server.stop()
-        pytest.fail(f"{exc}\n--- server log ---\n{server.log_tail()}", pytrace=False)
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     workdir = tmp_path_factory.mktemp("langgraph-dev")
-    srv = start_server(workdir, {"ADAMM_HOME": str(workdir / "adamm-home")})
+    srv = start_langgraph_dev(workdir, {"ADAMM_HOME": str(workdir / "adamm-home")})
     try:
         yield srv
     finally:
@@ -150,14 +58,14 @@ def reachable(start: str, edges: dict[str, set[str]]) -> set[str]:
 
 
 def explain(server: Server, what: str) -> str:
-    return f"{what}\n--- server log ---\n{server.log_tail()}"
+    return server.explain(what)
 
 
 def test_a_server_that_cannot_start_fails_with_its_log(tmp_path: Path) -> None:
     with pytest.raises(pytest.fail.Exception) as failed:
-        start_server(tmp_path, {"ADAMM_HOME": str(tmp_path / "home")}, graphs={"broken": "graphs/no_such_module.py:graph"})
+        start_langgraph_dev(tmp_path, {"ADAMM_HOME": str(tmp_path / "home")}, graphs={"broken": "graphs/no_such_module.py:graph"})
     message = str(failed.value)
-    assert "--- server log ---" in message and "no_such_module" in message
+    assert "--- langgraph dev log ---" in message and "no_such_module" in message
     assert "langgraph dev exited" in message or "did not answer" in message
 
 
