@@ -48,6 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--memory-id", required=True)
     p.add_argument("--now", help="ISO time relative dates are resolved against")
     p.add_argument("--json", action="store_true", help="print the whole result as JSON")
+    p.add_argument("--trace", action="store_true", help="print the plan and every tool call with its arguments and result")
 
     p = sub.add_parser("tables", help="list the analytic tables of a memory")
     p.add_argument("--memory-id", required=True)
@@ -179,13 +180,32 @@ def cmd_ask(args: argparse.Namespace, ctx: Any) -> int:
     if backends(ctx).sql.count_rounds(args.memory_id) == 0:
         return _usage(f"memory {args.memory_id!r} holds no rounds; run 'adamm ingest' first")
     out = ask(ctx, args.memory_id, args.question, args.now)
+    total = summarize(out.get("cost", []))
     if args.json:
-        _print_json({**out, "cost_summary": summarize(out.get("cost", []))})
+        _print_json({**out, "cost_summary": total})
         return EXIT_OK
+    if args.trace:
+        _print_trace(out)
     print(out["answer"])
     if out["citations"]:
         print("sources: " + ", ".join(_cite(c) for c in out["citations"]))
+    print(f"cost: {total['calls']} model calls, {total['tokens_in']} tokens in, {total['tokens_out']} out, "
+          f"{total['rounds_read']} raw rounds read, {total['seconds']:.2f} s")
     return EXIT_OK
+
+
+def _print_trace(out: dict[str, Any]) -> None:
+    """The executed plan and each call, for people debugging a question (Studio shows the same)."""
+    for i, step in enumerate(out.get("plan") or [], start=1):
+        print(f"step {i} [{step['tool']}] {step['goal']} ({step['status']}{', added by reflection' if step.get('origin') == 'reflection' else ''})")
+    for call in out.get("calls") or []:
+        print(f"  call {call['tool']}({json.dumps(call.get('args'), default=str)})")
+        if call.get("error"):
+            print(f"    error: {call['error']}")
+        else:
+            print(f"    result: {json.dumps(call.get('summary'), default=str)[:500]}")
+    for unit in out.get("evidence") or []:
+        print(f"  [{unit['unit_id']}] {unit['text'][:200]}")
 
 
 def _cite(c: dict[str, Any]) -> str:

@@ -35,6 +35,9 @@ _CHAT = [
 ]
 
 DEMO_QUESTIONS = [
+    "What was my average sleep score?",
+    "On which day did I get the least deep sleep?",
+    "How many nights did I sleep less than 7 hours?",
     "What oven temperature should I bake sourdough at?",
     "Which museum did we visit in Lisbon?",
     "Why did my starter smell like nail polish remover?",

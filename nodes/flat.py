@@ -102,7 +102,7 @@ def _model_answer(ctx: Context, question: str, evidence: list[dict[str, Any]]) -
 
 
 _ADVICE = re.compile(r"\b(?:you\s+(?:suggest|recommend|advise|say|tell|propose)\w*|how\s+(?:can|could|should|do)\s+i|"
-                     r"what\s+(?:should|can|could)\s+i|what\s+helps|any\s+tips|what\s+(?:do|did)\s+you)\b", re.I)
+                     r"what\s+(?:should|can|could)\s+i|what\s+helps|any\s+tips|what\s+(?:do|did)\s+you|why)\b", re.I)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 _PREFIX = re.compile(r"^(User|Assistant):\s*|^\[image [^\]]*\]\s*")
 #: Which part of a round a sentence came from; on a tie the answerer prefers statements of fact

@@ -73,6 +73,8 @@ _UNIT_WORDS = {
 }
 _ABBREVIATIONS = {"hr": "heart rate", "avg": "average", "bp": "blood pressure", "temp": "temperature", "dist": "distance",
                   "qty": "quantity", "amt": "amount", "hrv": "heart rate variability", "kcal": "calories", "bpm": "heart rate"}
+#: Column-name words that qualify rather than name a quantity (total_sleep is "sleep").
+_QUALIFIERS = {"total", "avg", "average", "mean", "daily", "overall", "net"}
 #: Irregular forms, so "slept" finds the sleep column and "ran" the run table.
 _LEMMAS = {"slept": "sleep", "ran": "run", "spent": "spend", "paid": "pay", "swam": "swim", "rode": "ride", "ate": "eat",
            "drank": "drink", "drove": "drive", "bought": "buy", "weighed": "weigh", "walked": "walk", "goals": "score",
@@ -152,10 +154,15 @@ def _names_a_quantity(word: str, tables: list[dict[str, Any]]) -> bool:
     from adamm.stores.quantities import canonical_unit  # noqa: PLC0415
 
     w = _LEMMAS.get(word.lower(), word.lower())
-    if canonical_unit(w) is not None and w not in ("times", "time"):
+    if w in ("times", "time", "days", "day", "nights", "weeks", "months", "years", "d", "wk"):
+        return False  # "how many days ..." counts rows
+    if canonical_unit(w) is not None:
         return True
+    # a column counted by its own word ("lows", "goals" -> score_for); a column measured in a
+    # unit (run_time [min]) is summed by the unit's word instead, so "how many runs" counts rows
     stem = _stem(w)
-    return any(stem in {_stem(x) for x in c["name"].split("_")} for t in tables for c in t["columns"] if c["type"] in ("int", "float"))
+    return any(stem in {_stem(x) for x in c["name"].split("_")} for t in tables for c in t["columns"]
+               if c["type"] in ("int", "float") and dimension_of(c.get("unit")) in (None, "count"))
 
 
 def _mask(text: str, spans: list[tuple[int, int]]) -> str:
@@ -236,7 +243,8 @@ def choose_target(encoder: Any, question: str, periods: list[Period], tables: li
         pstems = {_stem(w) for w in tokenize(phrase)}
         overlap = len(fstems & pstems) / len(fstems)
         name = {_stem(w) for w in tokenize(" ".join(_ABBREVIATIONS.get(w, w) for w in c["name"].split("_")))}
-        raw = {_stem(w) for w in c["name"].split("_")}
+        name -= _QUALIFIERS
+        raw = {_stem(w) for w in c["name"].split("_")} - _QUALIFIERS
         if len(fstems & raw) > len(fstems & name):
             name = raw
         name_hit = len(fstems & name) / len(fstems)
