@@ -40,56 +40,56 @@ _BUDGET = Field(10, ge=1, le=100, description="Most rows or units to return.")
 class ColumnFilter(BaseModel):
     """One condition on a table column."""
 
-    column: str = Field(description="Column name as listed for the table (also: date, time, source).")
+    column: str = Field(min_length=1, max_length=100, description="Column name as listed for the table (also: date, time, source).")
     op: str = Field("=", description=f"One of {', '.join(FILTER_OPS)}.")
     value: Any = Field(None, description="The value; [low, high] for between, a list for in; "
                                          "a date YYYY-MM-DD or month YYYY-MM matches the whole day/month.")
 
 
 class LookupArgs(BaseModel):
-    table: str = Field(description="Table name, e.g. sleep_log (an unknown name is answered with the list of tables).")
-    key_values: dict[str, Any] = Field(description='Column -> value that rows must equal, e.g. {"date": "2025-03-05"}.')
+    table: str = Field(min_length=1, max_length=100, description="Table name, e.g. sleep_log (an unknown name is answered with the list of tables).")
+    key_values: dict[str, Any] = Field(min_length=1, max_length=20, description='Column -> value that rows must equal, e.g. {"date": "2025-03-05"}.')
     result_budget: int = _BUDGET
 
 
 class FilterArgs(BaseModel):
-    table: str = Field(description="Table name.")
-    column_filters: list[ColumnFilter] = Field(description="Conditions every returned row satisfies.")
+    table: str = Field(min_length=1, max_length=100, description="Table name.")
+    column_filters: list[ColumnFilter] = Field(max_length=20, description="Conditions every returned row satisfies.")
     result_budget: int = _BUDGET
 
 
 class ComputeArgs(BaseModel):
-    table: str = Field(description="Table name.")
-    target: str = Field(description="A column, an arithmetic expression over columns (e.g. total_sleep - deep_sleep), "
+    table: str = Field(min_length=1, max_length=100, description="Table name.")
+    target: str = Field(min_length=1, max_length=300, description="A column, an arithmetic expression over columns (e.g. total_sleep - deep_sleep), "
                                     "or * with operator count.")
     # The store's own operator list, so a new operator there is offered here at once.
     operator: Literal[COMPUTE_OPS] = Field(  # type: ignore[valid-type]
         description="Aggregate over the filtered rows; first/last/delta follow date order, trend is the "
                     "least-squares change per day.")
-    column_filters: list[ColumnFilter] | None = Field(None, description="Optional conditions on the rows.")
+    column_filters: list[ColumnFilter] | None = Field(None, max_length=20, description="Optional conditions on the rows.")
     result_budget: int = _BUDGET
 
 
 class RankArgs(BaseModel):
-    table: str = Field(description="Table name.")
-    target: str = Field(description="Column or expression to order by.")
+    table: str = Field(min_length=1, max_length=100, description="Table name.")
+    target: str = Field(min_length=1, max_length=300, description="Column or expression to order by.")
     order: Literal["desc", "asc"] = Field("desc", description="desc: highest first; asc: lowest first.")
-    column_filters: list[ColumnFilter] | None = Field(None, description="Optional conditions on the rows.")
+    column_filters: list[ColumnFilter] | None = Field(None, max_length=20, description="Optional conditions on the rows.")
     result_budget: int = _BUDGET
 
 
 class SemanticMatchArgs(BaseModel):
-    query: str = Field(description="What to look for, in words.")
+    query: str = Field(min_length=1, max_length=2000, description="What to look for, in words.")
     scope: Literal["topic", "episode", "event"] = Field("event", description="topic: broad themes; episode: a stretch of "
                                                         "related conversation; event: single rounds.")
     result_budget: int = _BUDGET
     start: str | None = Field(None, description="Only units overlapping this ISO date/time or later.")
     end: str | None = Field(None, description="Only units overlapping this ISO date/time or earlier.")
-    within: str | None = Field(None, description="node_id of a topic or episode to search inside (drill-down).")
+    within: str | None = Field(None, max_length=300, description="node_id of a topic or episode to search inside (drill-down).")
 
 
 class EventLocateArgs(BaseModel):
-    query: str = Field(description="The moment to find, in words.")
+    query: str = Field(min_length=1, max_length=2000, description="The moment to find, in words.")
     result_budget: int = _BUDGET
     window: int = Field(1, ge=0, le=20, description="Rounds before and after each event to include as context.")
     start: str | None = Field(None, description="Only events at this ISO date/time or later.")

@@ -113,6 +113,8 @@ def test_bad_arguments_come_back_as_messages(tools: dict[str, Any]) -> None:
     assert content.startswith("error: invalid arguments") and "result_budget" in content
     content = tools["Compute"].invoke({"table": "sleep_log", "target": "deep_sleep", "operator": "mode"})
     assert content.startswith("error: invalid arguments") and "operator" in content
+    content = tools["SemanticMatch"].invoke({"query": "x" * 5000})
+    assert content.startswith("error: invalid arguments") and "query" in content
     content = tools["EventLocate"].invoke({"query": "x", "start": "last tuesday"})
     assert content.startswith("error:") and "start" in content
 
