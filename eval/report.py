@@ -191,11 +191,14 @@ def render_report(out: str | Path, charts: Mapping[str, Sequence[str]] | None = 
         if all(s.get("judge") is None for s in by_system.values()):
             notes.append("LLM-judge accuracy skipped: the judge role is `rules` (set `ADAMM_JUDGE=provider:model`).")
         broken = info.get("broken_evidence_ids") or {}
-        if any(broken.values()):
-            parts = {"split": "entries holding several ids split", "dropped": "unusable pieces dropped",
-                     "unknown": "ids naming no round left out of the gold set",
-                     "image_files_missing": "image files absent (captions used)"}
-            notes.append("Benchmark ids: " + "; ".join(f"{v} {parts.get(k, k)}" for k, v in broken.items() if v) + ".")
+        parts = {"split": "entries holding several ids split", "dropped": "unusable pieces dropped",
+                 "unknown": "ids naming no round left out of the gold set"}
+        if any(broken.get(k) for k in parts):
+            notes.append("Benchmark evidence ids: "
+                         + "; ".join(f"{broken[k]} {label}" for k, label in parts.items() if broken.get(k)) + ".")
+        if broken.get("image_files_missing"):
+            notes.append(f"{broken['image_files_missing']} image files of the benchmark are absent; their captions "
+                         "stand for them.")
         errors = sum(s["errors"] for s in by_system.values())
         if errors:
             notes.append(f"{errors} answers failed with an error (empty prediction, scored as such; rerun to retry).")
@@ -236,7 +239,7 @@ def _charts(out: Path, summary: Mapping[str, Mapping[str, Mapping[str, Any]]]) -
         key, label = headline_metric(by_system)
         systems = list(by_system)
         cats = category_order(c for s in by_system.values() for c in s["by_category"])
-        fig, ax = plt.subplots(figsize=(max(6.0, 0.5 * len(cats) * max(1, len(systems)) / 2 + 3), 4))
+        fig, ax = plt.subplots(figsize=(min(14.0, max(6.0, 1.5 + 0.15 * len(cats) * max(1, len(systems)))), 4.5))
         width = 0.8 / max(1, len(systems))
         for i, system in enumerate(systems):
             ys = [100 * (by_system[system]["by_category"].get(c, {}).get(key) or 0.0) for c in cats]
@@ -253,11 +256,12 @@ def _charts(out: Path, summary: Mapping[str, Mapping[str, Mapping[str, Any]]]) -
 
         use_tokens = any((s.get("tokens_in") or 0) + (s.get("tokens_out") or 0) > 0 for s in by_system.values())
         fig, ax = plt.subplots(figsize=(6, 4))
-        for system, s in by_system.items():
+        for i, (system, s) in enumerate(by_system.items()):
             x = (s["tokens_in"] or 0) + (s["tokens_out"] or 0) if use_tokens else 1000 * (s["latency_mean"] or 0.0)
             y = 100 * (s.get(key) or 0.0)
             ax.scatter([x], [y])
-            ax.annotate(system, (x, y), textcoords="offset points", xytext=(4, 4), fontsize="small")
+            # staggered labels: systems with equal scores would otherwise print over each other
+            ax.annotate(system, (x, y), textcoords="offset points", xytext=(4, 4 - 10 * (i % 3)), fontsize="small")
         ax.set_xlabel("tokens per question" if use_tokens else "mean latency per question (ms)")
         ax.set_ylabel(f"{label} (%)")
         ax.set_title(f"{dataset}: cost vs accuracy")
