@@ -269,7 +269,14 @@ def _image(image: Any) -> dict[str, Any]:
     if isinstance(image, str):
         if image.startswith(("http://", "https://")):
             return {"url": image}
-        if image.startswith("data:") or (len(image) > 256 and not Path(image).exists()):
+        if image.startswith("data:"):
             return {"data": image.split(",", 1)[-1]}
-        return {"path": image}
+        return {"data": image} if len(image) > 256 and not _is_file(image) else {"path": image}
     raise TypeError(f"image: expected a path, URL, base64 text, bytes or a dict, got {type(image).__name__}")
+
+
+def _is_file(text: str) -> bool:
+    try:
+        return Path(text).is_file()
+    except OSError:  # e.g. a base64 image is far longer than any file name
+        return False

@@ -101,6 +101,8 @@ def test_image_argument_forms(tmp_path: Path) -> None:
     assert _image("https://example.org/a.png") == {"url": "https://example.org/a.png"}
     assert _image(b"\x89PNG") == {"data": base64.b64encode(b"\x89PNG").decode()}
     assert _image("data:image/png;base64,iVBORw0") == {"data": "iVBORw0"}
+    long_b64 = base64.b64encode(b"\x89PNG" * 3000).decode()
+    assert _image(long_b64) == {"data": long_b64}
     assert _image({"path": "x.png", "caption": "a cat"}) == {"path": "x.png", "caption": "a cat"}
     with pytest.raises(TypeError):
         _image(42)
