@@ -176,7 +176,7 @@ class Memory:
     def ask(self, question: str, *, now: str | datetime | None = None, image: Any = None) -> Answer:
         """Answer a question from this memory, with citations.
 
-        ``now`` anchors relative dates ("last week"); ``image`` is a path, an URL, base64 text,
+        ``now`` anchors relative dates ("last week"); ``image`` is a path, a URL, base64 text,
         raw bytes, or a dict ``{"path" | "url" | "data", "caption"?}``.
         """
         from adamm.graphs.query import graph  # noqa: PLC0415
