@@ -22,8 +22,9 @@ from adamm.nodes.context import Context
 from adamm.nodes.hierarchy import EPISODES
 from adamm.nodes.toolbox import ANALYTIC_TOOLS, RETRIEVAL_TOOLS, TOOL_SPECS, enabled_tools
 from adamm.stores.analytic import distinct_values
-from adamm.stores.bm25 import BM25Index
+from adamm.stores.bm25 import BM25Index, tokenize
 from adamm.stores.fusion import blend
+from adamm.stores.quantities import canonical_unit
 
 #: Distinct values sampled per text column, and text columns sampled per table.
 SAMPLES_PER_COLUMN = 12
@@ -43,7 +44,8 @@ def table_document(table: dict[str, Any]) -> str:
         if c.get("samples"):
             words += ": " + ", ".join(map(str, c["samples"]))
         cols.append(words)
-    return f"{table['name'].replace('_', ' ')}. {table.get('description', '')} Columns: {'; '.join(cols)}"
+    keywords = f" Records mention: {', '.join(table['keywords'])}." if table.get("keywords") else ""
+    return f"{table['name'].replace('_', ' ')}. {table.get('description', '')}{keywords} Columns: {'; '.join(cols)}"
 
 
 def table_candidates(ctx: Context, memory_id: str, *, with_samples: bool = True) -> list[dict[str, Any]]:
@@ -59,9 +61,49 @@ def table_candidates(ctx: Context, memory_id: str, *, with_samples: bool = True)
                 col["samples"] = values[:SAMPLES_PER_COLUMN]
                 col["values"] = values
             columns.append(col)
-        out.append({"name": info.name, "description": info.description if with_samples else "",
-                    "columns": columns, "rows": sql.count_rows(memory_id, info.name)})
+        rows = sql.count_rows(memory_id, info.name)
+        table = {"name": info.name, "description": info.description if with_samples else "", "columns": columns, "rows": rows}
+        if with_samples:
+            table["keywords"] = table_keywords(ctx, memory_id, info.name, rows)
+        out.append(table)
     return out
+
+
+_KEYWORDS: dict[tuple[str, str, str, int], list[str]] = {}
+
+
+def table_keywords(ctx: Context, memory_id: str, table: str, rows: int, *, sample: int = 30, k: int = 8) -> list[str]:
+    """Words most of a table's source rounds share ("run", "workout", "cgm"): what people call
+    the records, which the column names often do not say (a run log whose columns are dist,
+    duration and average_heart_rate). Cached per table size."""
+    sql = backends(ctx).sql
+    key = (sql.url, memory_id, table, rows)
+    if key in _KEYWORDS:
+        return _KEYWORDS[key]
+    sources = [str(r["source"]) for r in sql.select_rows(memory_id, table, limit=sample)]
+    texts = [r.text for r in sql.get_rounds(memory_id, sources)] if sources else []
+    columns = {w for c in (sql.table(memory_id, table, missing_ok=True) or _NoTable()).columns for w in c.name.split("_")}
+    df: dict[str, int] = {}
+    for text in texts:
+        for word in set(tokenize(text)):
+            if len(word) > 2 and not word.isdigit() and word not in columns and word not in _KEYWORD_STOP \
+                    and canonical_unit(word) is None:
+                df[word] = df.get(word, 0) + 1
+    keep = [w for w, n in sorted(df.items(), key=lambda wn: (-wn[1], wn[0])) if n >= max(2, 0.4 * len(texts))][:k]
+    if len(_KEYWORDS) > 10_000:
+        _KEYWORDS.clear()
+    _KEYWORDS[key] = keep
+    return keep
+
+
+class _NoTable:
+    columns: list[Any] = []
+
+
+_KEYWORD_STOP = set("""the and for you your with this that was were are have has had not but all can get got just
+today yesterday last night week day logged log noted here thanks thank nice great good best past user assistant
+image from into over what when how about been its it's let lets keep well done heart rate average avg total
+dollars""".split())
 
 
 def rank_tables(ctx: Context, question: str, tables: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -136,6 +178,8 @@ def render_context(context: dict[str, Any]) -> str:
                     s += " e.g. " + ", ".join(repr(v) for v in c["samples"][:6])
                 cols.append(s)
             desc = f" - {t['description']}" if t.get("description") else ""
+            if t.get("keywords"):
+                desc += f" Records mention: {', '.join(t['keywords'])}."
             lines.append(f"- {t['name']} ({t.get('rows', '?')} rows){desc}\n  columns: {'; '.join(cols)}")
     if context.get("episodes"):
         lines.append("Episodes of the conversation (for SemanticMatch / EventLocate):")

@@ -215,7 +215,7 @@ def focus_words(question: str, periods: list[Period], named: list[str] | None = 
 
 def _column_phrase(table: dict[str, Any], col: dict[str, Any]) -> str:
     words = [_ABBREVIATIONS.get(w, w) for w in col["name"].split("_")]
-    table_words = [w for w in table["name"].split("_") if w not in ("log", "table")]
+    table_words = [w for w in table["name"].split("_") if w not in ("log", "table")] + list(table.get("keywords") or [])[:4]
     dim = dimension_of(col.get("unit"))
     extra = _UNIT_WORDS.get((dim or "").split(":")[0], "") if dim else ""
     if dim and dim.startswith("currency"):
@@ -265,7 +265,7 @@ def choose_table(encoder: Any, question: str, periods: list[Period], tables: lis
         return None
     if not focus:
         return None
-    docs = [" ".join([*(w for w in t["name"].split("_") if w != "log"),
+    docs = [" ".join([*(w for w in t["name"].split("_") if w != "log"), *(t.get("keywords") or []),
                       *(_column_phrase(t, c) for c in t["columns"])]) for t in tables]
     vecs = encoder.encode([" ".join(focus), *docs])
     fstems = {_stem(w) for w in focus}
@@ -390,7 +390,7 @@ def instantiate(step: int, plan: list[dict[str, Any]], question: str, periods: l
     tool = plan[step]["tool"]
     tables = context.get("tables") or []
     if tool in ("EventLocate", "SemanticMatch"):
-        args: dict[str, Any] = {"query": retrieval_query(question, periods), "result_budget": 5}
+        args: dict[str, Any] = {"query": retrieval_query(question, periods), "result_budget": 10}
         bounded = [p for p in periods if p.start or p.end]
         if bounded:
             args["start"] = bounded[0].start.isoformat() if bounded[0].start else None
