@@ -75,9 +75,9 @@ def _advisory(sql: SqlStore, memory_id: str, timeout: float) -> Iterator[None]:
 
     key = _advisory_key(memory_id)
     with sql.engine.connect() as conn:
-        conn.exec_driver_sql(f"SET lock_timeout = {int(timeout * 1000)}")
+        conn.exec_driver_sql(f"SET LOCAL lock_timeout = {int(timeout * 1000)}")  # this wait only, not the pooled connection
         conn.execute(text("SELECT pg_advisory_lock(:k)"), {"k": key})
-        conn.commit()
+        conn.commit()  # a session lock: held past the commit, until unlocked or the connection dies
         try:
             yield
         finally:

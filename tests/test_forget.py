@@ -159,3 +159,15 @@ def test_forget_rejects_ambiguous_requests(home) -> None:
     with pytest.raises(InputError):
         forget(Context(), "m", round_ids="r1")  # type: ignore[arg-type]
     assert IMAGES_VISUAL_SPACE  # image vectors are part of what a round leaves (no encoder here)
+
+
+def test_forget_on_postgresql(pg_url, home) -> None:
+    ctx = Context(database_url=pg_url)
+    ingest.invoke({"memory_id": "m", "rounds": base(12) + trip()}, context=ctx)
+    ingest.invoke({"memory_id": "never", "rounds": base(12)}, context=ctx)
+    report = forget(ctx, "m", session_id="trip")
+    assert report.rounds == 3 and report.table_rows == 1
+    after, never = memory_stats(ctx, "m"), memory_stats(ctx, "never")
+    for key in ("rounds", "observations", "tables", "table_rows", "supports", "events", "vectors", "bm25_entries"):
+        assert after[key] == never[key], key
+    consistent(backends(ctx), "m")

@@ -59,7 +59,6 @@ CRASH_POINTS = [
     ("adamm.stores.sql.SqlStore.create_table", "after", 1),  # a table without its schema record
     ("adamm.stores.sql.SqlStore.put_nodes", "after", 2),  # hierarchy nodes without units or vectors
     ("adamm.stores.sql.SqlStore.put_units", "after", 3),  # a unit without its vector
-    ("adamm.stores.sql.SqlStore.mark_derived", "before", 2),  # everything derived, not yet flagged
 ]
 
 
@@ -214,14 +213,14 @@ def test_two_processes_ingesting_at_once_lose_nothing(tmp_path: Path) -> None:
     """Two ``adamm ingest`` runs into one data directory - two files of one memory, and a third
     memory - at the same time: every round ends up stored, derived, embedded and keyword-indexed."""
     home = tmp_path / "home"
-    rounds = history(24)
-    first = write_jsonl(tmp_path / "first.jsonl", rounds[:12])
+    rounds = history(16)
+    first = write_jsonl(tmp_path / "first.jsonl", rounds[:8])
     # The second file continues the history: its rounds say where they go (a JSONL file without
     # ``order`` numbers its rounds from 0, which would interleave them with the first file's).
-    second = write_jsonl(tmp_path / "second.jsonl", [dict(r, round_id=f"x{r['round_id']}", order=12 + i) for i, r in enumerate(rounds[12:])])
-    other = write_jsonl(tmp_path / "other.jsonl", rounds[:12])
+    second = write_jsonl(tmp_path / "second.jsonl", [dict(r, round_id=f"x{r['round_id']}", order=8 + i) for i, r in enumerate(rounds[8:])])
+    other = write_jsonl(tmp_path / "other.jsonl", rounds[:8])
     runs = [
-        subprocess.Popen(["adamm", "ingest", str(p), "--memory-id", mid, "--batch-size", "3"], env=env_for(home),
+        subprocess.Popen(["adamm", "ingest", str(p), "--memory-id", mid, "--batch-size", "2"], env=env_for(home),
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         for p, mid in ((first, "shared"), (second, "shared"), (other, "other"))
     ]
@@ -230,8 +229,8 @@ def test_two_processes_ingesting_at_once_lose_nothing(tmp_path: Path) -> None:
         assert proc.returncode == 0, err
     ctx = Context(home=str(home))
     b = backends(ctx)
-    expected = {"shared": {r["round_id"] for r in rounds[:12]} | {f"xr{i}" for i in range(12, 24)},
-                "other": {r["round_id"] for r in rounds[:12]}}
+    expected = {"shared": {r["round_id"] for r in rounds[:8]} | {f"xr{i}" for i in range(8, 16)},
+                "other": {r["round_id"] for r in rounds[:8]}}
     for memory_id, ids in expected.items():
         stats = memory_stats(ctx, memory_id)
         assert stats["rounds"] == stats["vectors"] == stats["bm25_entries"] == stats["events"] == len(ids), (memory_id, stats)
@@ -242,3 +241,50 @@ def test_two_processes_ingesting_at_once_lose_nothing(tmp_path: Path) -> None:
         assert {u.unit_id for u in b.sql.units(memory_id, EVENTS)} == {f"ev:{i}" for i in ids}
         orders = [r.order for r in b.sql.get_rounds(memory_id)]
         assert len(set(orders)) == len(orders)  # no two rounds share a place in the history
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_memory_lock_excludes_writers_of_the_same_memory_only(backend, request, tmp_path: Path) -> None:
+    """The lock every ingest step takes: a second writer of the same memory waits, another
+    memory's writer does not (file lock with SQLite, advisory lock with PostgreSQL)."""
+    import threading
+
+    from adamm.stores.locks import memory_lock
+    from adamm.stores.sql import SqlStore
+
+    url = f"sqlite:///{tmp_path / 'a.db'}" if backend == "sqlite" else request.getfixturevalue("pg_url")
+    first, second = SqlStore(url), SqlStore(url)  # two engines, as two processes would have
+    events: list[str] = []
+    inside = threading.Event()
+    release = threading.Event()
+
+    def holder() -> None:
+        with memory_lock(first, tmp_path, "m"):
+            events.append("held")
+            inside.set()
+            release.wait(10)
+            events.append("released")
+
+    def waiter(memory_id: str) -> None:
+        with memory_lock(second, tmp_path, memory_id, timeout=20):
+            events.append(f"got {memory_id}")
+
+    t = threading.Thread(target=holder)
+    t.start()
+    assert inside.wait(10)
+    other = threading.Thread(target=waiter, args=("other",))
+    other.start()
+    other.join(10)
+    assert events == ["held", "got other"]  # another memory is not blocked
+    same = threading.Thread(target=waiter, args=("m",))
+    same.start()
+    same.join(0.5)
+    assert same.is_alive() and events == ["held", "got other"]  # the same memory waits
+    release.set()
+    same.join(10)
+    t.join(10)
+    assert events == ["held", "got other", "released", "got m"]
+    with memory_lock(first, tmp_path, "m"), memory_lock(first, tmp_path, "m"):  # reentrant in one thread
+        pass
+    first.close()
+    second.close()
