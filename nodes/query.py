@@ -14,6 +14,7 @@ pure routers, never on LangGraph's recursion limit.
 from __future__ import annotations
 
 import json
+import re
 from datetime import datetime
 from typing import Any, Literal
 
@@ -136,9 +137,13 @@ def plan(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
     entries: list[dict[str, Any]] = []
     with timed("plan") as cost:
         if ctx.planner == "rules":
-            periods = periods_of(state)
-            intent = rules_planner.detect_intent(question, periods, state["planning_context"].get("tables"))
-            steps = rules_planner.make_plan(question, periods, intent, tools, ctx.max_plan_steps)
+            steps = []
+            for sub in _rules_sub_questions(state):
+                periods = _periods_for(state, sub)
+                intent = rules_planner.detect_intent(sub, periods, state["planning_context"].get("tables"))
+                sub_plan = rules_planner.make_plan(sub, periods, intent, tools, ctx.max_plan_steps)
+                steps.extend({**step, "question": sub, "sub_step": k} for k, step in enumerate(sub_plan))
+            steps = steps[: ctx.max_plan_steps]
         else:
             messages = [("system", plan_prompts.PLAN_SYSTEM.format(max_steps=ctx.max_plan_steps)),
                         ("human", plan_prompts.PLAN_USER.format(question=question, periods=_periods_text(state),
@@ -193,15 +198,51 @@ def instantiate(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
     return {"pending": pending, "cost": [cost.to_dict(), *entries]}
 
 
-def _rules_call(ctx: Context, state: QueryState, steps: list[dict[str, Any]], i: int) -> tuple[str, dict[str, Any]] | None:
+def _rules_sub_questions(state: QueryState) -> list[str]:
+    """The questions the rules planner plans for: each full question of a compound one ("What
+    was X? And how many Y?"); a clause split off at "and what ..." often lacks its subject, so
+    the rules backend keeps such a question whole."""
     question = state["normalized"]["question"]
-    periods = periods_of(state)
+    parts = [p.strip() for p in re.split(r"(?<=\?)\s+", question) if p.strip()]
+    return parts if len(parts) > 1 and all(p.endswith("?") for p in parts) else [question]
+
+
+def _periods_for(state: QueryState, question: str) -> list[Period]:
+    if question == state["normalized"]["question"]:
+        return periods_of(state)
+    return find_periods(question, datetime.fromisoformat(state["normalized"]["now"]))
+
+
+def _rules_call(ctx: Context, state: QueryState, steps: list[dict[str, Any]], i: int) -> tuple[str, dict[str, Any]] | None:
+    question = steps[i].get("question") or state["normalized"]["question"]
+    periods = _periods_for(state, question)
     intent = rules_planner.detect_intent(question, periods, state["planning_context"].get("tables"))
-    results = [c.get("summary", {}) for c in state.get("calls") or [] if c.get("ok")]
+    own = [c for c in state.get("calls") or [] if c.get("ok") and (steps[c["step"]].get("question") or question) == question]
+    results = [c.get("summary", {}) for c in own]
     if steps[i].get("origin") == "reflection":
         intent = rules_planner.Intent("retrieve")
-    return rules_planner.instantiate(i, steps, question, periods, intent, state["planning_context"], results,
-                                     backends(ctx).text_encoder)
+    sub_plan = [s for s in steps if (s.get("question") or question) == question and s.get("origin") == "plan"]
+    index = steps[i].get("sub_step", i) if steps[i].get("origin") == "plan" else len(sub_plan)
+    return rules_planner.instantiate(min(index, len(sub_plan)), sub_plan + [steps[i]] if steps[i].get("origin") != "plan" else sub_plan,
+                                     question, periods, intent, state["planning_context"], results, backends(ctx).text_encoder)
+
+
+def compose_answer(state: QueryState) -> tuple[str, list[str]]:
+    """The rules answer; for a compound question, one answer per question, in order."""
+    evidence = state.get("evidence") or []
+    calls = state.get("calls") or []
+    steps = state.get("plan") or []
+    subs = _rules_sub_questions(state) if any(s.get("question") for s in steps) else [state["normalized"]["question"]]
+    if len(subs) == 1:
+        return rules_answerer.compose(subs[0], _periods_for(state, subs[0]), evidence, calls)
+    texts, cited = [], []
+    for sub in subs:
+        own_steps = {i for i, s in enumerate(steps) if s.get("question") == sub}
+        text, ids = rules_answerer.compose(sub, _periods_for(state, sub), [u for u in evidence if u.get("step") in own_steps],
+                                           [c for c in calls if c["step"] in own_steps])
+        texts.append(text)
+        cited.extend(ids)
+    return "; ".join(texts), cited
 
 
 def _model_call(ctx: Context, state: QueryState, steps: list[dict[str, Any]], i: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
@@ -359,8 +400,7 @@ def notes(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
     pile of units."""
     with timed("notes") as cost:
         evidence = state.get("evidence") or []
-        question = state["normalized"]["question"]
-        hint, _ = rules_answerer.compose(question, periods_of(state), evidence, state.get("calls") or [])
+        hint, _ = compose_answer(state)
         out = synthesize_notes(evidence, state.get("calls") or [], hint)
     return {"notes": out, "cost": [cost.to_dict()]}
 
@@ -404,7 +444,7 @@ def answer(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
     entries: list[dict[str, Any]] = []
     with timed("answer") as cost:
         if ctx.answerer == "rules" or not evidence:
-            text, cited = rules_answerer.compose(question, periods_of(state), evidence, state.get("calls") or [])
+            text, cited = compose_answer(state)
         else:
             text, cited, entry = _model_answer(ctx, question, state.get("notes") or {}, evidence, state)
             entries.append(entry)

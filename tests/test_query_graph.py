@@ -133,6 +133,16 @@ def test_later_step_uses_the_day_found_by_an_earlier_one(ctx: Context) -> None:
     assert first_number(out["answer"]) == HR[SLEEP.index(min(SLEEP))]
 
 
+def test_compound_question_gets_one_answer_per_question(ctx: Context) -> None:
+    out = ask(ctx, "What was my average sleep in the first week of March? How many times did I spend money on dining?")
+    assert [s["question"] for s in out["plan"]] == [
+        "What was my average sleep in the first week of March?", "How many times did I spend money on dining?"]
+    first, second = out["answer"].split("; ", 1)
+    assert first_number(first) == pytest.approx(statistics.mean(SLEEP[:7]), abs=0.01)
+    assert first_number(second) == 2
+    assert {"e4", "e6"} <= cited(out) and "s1" in cited(out)
+
+
 def test_conversation_questions_go_to_event_locate_and_absent_facts_are_refused(ctx: Context) -> None:
     out = ask(ctx, "What did we name the beagle puppy?")
     assert "Biscuit" in out["answer"] and cited(out) == {"c1"}
