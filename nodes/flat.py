@@ -33,14 +33,25 @@ NOT_MENTIONED = "Not mentioned."
 MIN_COVERAGE = 0.34
 
 
+#: A question longer than this is not a question (and would be paid for on every model call).
+MAX_QUESTION_CHARS = 4000
+
+
+def check_question(question: object) -> str:
+    """The question, or ValueError naming the field."""
+    if not isinstance(question, str) or not question.strip():
+        raise ValueError("question: must be a non-empty string")
+    if len(question) > MAX_QUESTION_CHARS:
+        raise ValueError(f"question: longer than {MAX_QUESTION_CHARS} characters")
+    return question
+
+
 def retrieve(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
     """Rank the memory's rounds for the question (dense + BM25 fused by RRF by default)."""
     ctx = Context.coerce(runtime)
     with timed("retrieve") as cost:
         memory_id = check_memory_id(state.get("memory_id"))
-        question = state.get("question")
-        if not isinstance(question, str) or not question.strip():
-            raise ValueError("question: must be a non-empty string")
+        question = check_question(state.get("question"))
         hits = backends(ctx).units.search(
             memory_id, ROUNDS_SPACE, question, ctx.evidence_budget, mode=ctx.retrieval_mode, rrf_k=ctx.rrf_k
         )

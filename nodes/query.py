@@ -24,7 +24,7 @@ from pydantic import BaseModel, Field
 from adamm.nodes.backends import backends
 from adamm.nodes.context import Context
 from adamm.nodes.cost import timed
-from adamm.nodes.flat import NOT_MENTIONED, AnswerOut
+from adamm.nodes.flat import NOT_MENTIONED, AnswerOut, check_question
 from adamm.nodes.ingest import check_memory_id
 from adamm.nodes.models import ModelOutputError, invoke
 from adamm.nodes.planning import build_planning_context, render_context
@@ -37,9 +37,8 @@ from adamm.prompts import plan as plan_prompts
 from adamm.stores.records import parse_time
 from adamm.stores.timeexpr import Period, find_periods, split_question
 
-#: Characters of evidence text shown to a model per unit, and steps of reflection allowed.
+#: Characters of evidence text shown to a model per unit.
 EVIDENCE_CHARS = 600
-MAX_QUESTION_CHARS = 4000
 
 
 # -- 1. normalize ---------------------------------------------------------------------------------
@@ -51,12 +50,7 @@ def normalize(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
     ctx = Context.coerce(runtime)
     with timed("normalize") as cost:
         memory_id = check_memory_id(state.get("memory_id"))
-        question = state.get("question")
-        if not isinstance(question, str) or not question.strip():
-            raise ValueError("question: must be a non-empty string")
-        if len(question) > MAX_QUESTION_CHARS:
-            raise ValueError(f"question: longer than {MAX_QUESTION_CHARS} characters")
-        question = " ".join(question.split())
+        question = " ".join(check_question(state.get("question")).split())
         image = state.get("image")
         if image is not None:
             if not isinstance(image, dict):
