@@ -106,6 +106,11 @@ class Context:
     """An event further than this from the open episode's last event starts a new one."""
     theta_topic: float = _env("theta_topic", 0.65)
     """θtopic: fused similarity for a closed episode to join an existing topic."""
+    similarity_offset: float | None = _env("similarity_offset", None)
+    """Added to text cosine before θepi/θtopic are applied, so the paper's thresholds keep their
+    meaning with another encoder. None: per encoder - 0.25 for the packaged all-MiniLM-L6-v2,
+    whose cosine between consecutive turns of one conversation has a median of only 0.52 (at a
+    raw 0.60 episodes average 1.5 events), 0 otherwise. 0.60 then means a raw MiniLM 0.35."""
     weight_text: float = _env("weight_text", 0.60)
     """w_t in the late fusion of text and visual similarity."""
     weight_visual: float = _env("weight_visual", 0.40)
@@ -295,7 +300,7 @@ def _coerce(name: str, annotation: Any, value: Any) -> Any:
             return int(value)
         except (TypeError, ValueError):
             raise ValueError(f"expected an integer, got {value!r}") from None
-    if ann == "float":
+    if ann in ("float", "float | None"):
         if isinstance(value, bool):
             raise ValueError(f"expected a number, got {value!r}")
         try:

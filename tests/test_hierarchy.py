@@ -12,7 +12,7 @@ from adamm.graphs.ingest import graph as ingest
 from adamm.nodes.backends import backends, reset_backends
 from adamm.nodes.context import Context
 from adamm.nodes.retrieval import children, event_locate, raw_rounds, semantic_match
-from adamm.stores.hierarchy import fused_similarity, gap_hours, joins_episode, summarize
+from adamm.stores.hierarchy import fused_similarity, gap_hours, joins_episode, similarity_offset, summarize
 
 BAKING = [
     "I baked chocolate chip cookies with brown sugar and butter.",
@@ -43,8 +43,23 @@ def test_pure_rules() -> None:
     assert text.startswith("2025-03-03 to 2025-03-04.") and "cookies" in text.lower()
 
 
+def test_similarity_offset_calibrates_text_only_and_defaults_per_encoder() -> None:
+    a, b = np.array([1.0, 0.0]), np.array([0.6, 0.8])
+    assert fused_similarity(a, b, None, None, 0.6, 0.4, 0.25) == pytest.approx(0.85)
+    assert fused_similarity(a, a, None, None, 0.6, 0.4, 0.25) == pytest.approx(1.0)  # capped at 1
+    assert fused_similarity(a, b, a, b, 0.6, 0.4, 0.25) == pytest.approx(0.6 * 0.85 + 0.4 * 0.6)  # visual untouched
+    assert similarity_offset(None, "all-MiniLM-L6-v2") == 0.25 and similarity_offset(None, "other-encoder") == 0.0
+    assert similarity_offset(0.0, "all-MiniLM-L6-v2") == 0.0  # an explicit value wins, 0 included
+    # the paper's 0.60 with MiniLM's raw cosine leaves one turn per episode; calibrated, they join
+    history = rounds(BAKING, "2025-03-03", "b")
+    ingest.invoke({"memory_id": "raw", "rounds": history}, context=Context(use_analytic=False, similarity_offset=0.0))
+    ingest.invoke({"memory_id": "cal", "rounds": history}, context=Context(use_analytic=False))
+    sql = backends(Context(use_analytic=False)).sql
+    assert len(sql.nodes("raw", "episode")) > 1 and len(sql.nodes("cal", "episode")) == 1
+
+
 def test_gap_splits_similar_join_and_a_returning_theme_rejoins_its_topic(home) -> None:
-    ctx = Context(use_analytic=False, theta_episode=0.35, theta_topic=0.45)
+    ctx = Context(use_analytic=False)  # the paper's θepi 0.60 / θtopic 0.65, calibrated for MiniLM
     history = (rounds(BAKING, "2025-03-03", "b") + rounds(TRAVEL, "2025-03-10", "t")
                + rounds(BAKING[:2], "2025-03-20", "c"))
     out = ingest.invoke({"memory_id": "m", "rounds": history}, context=ctx)
@@ -136,3 +151,18 @@ def test_images_give_visual_vectors_pooled_over_image_bearing_children(home, tmp
     assert np.allclose(pooled, expected / np.linalg.norm(expected), atol=1e-5)
     # a text query reaches the image vectors through the CLIP text branch (fused dense score)
     assert event_locate(ctx, "m", "green square", result_budget=3, window=0)
+
+
+def test_an_event_is_scored_in_the_context_of_its_episode(home) -> None:
+    """Two identical turns: the one inside the episode the query is about ranks first (without the
+    episode term they tie, and the tie would go to the baking one by id)."""
+    from adamm.nodes.retrieval import EPISODE_CONTEXT
+
+    assert EPISODE_CONTEXT > 0
+    ctx = Context(use_analytic=False, theta_episode=0.0)  # one episode per day: a scoring test, not a segmentation one
+    generic = "Here it is, what do you think of this one?"
+    ingest.invoke({"memory_id": "m", "rounds": rounds([*BAKING, generic], "2025-03-03", "b")
+                   + rounds([*TRAVEL, generic], "2025-03-10", "t")}, context=ctx)
+    ranked = [u.round_ids[0] for u in event_locate(ctx, "m", "what do you think of this one, Porto weekend trip?",
+                                                     result_budget=10, window=0, mode="dense")]
+    assert ranked.index("t2") < ranked.index("b3")
