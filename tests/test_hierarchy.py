@@ -152,17 +152,3 @@ def test_images_give_visual_vectors_pooled_over_image_bearing_children(home, tmp
     # a text query reaches the image vectors through the CLIP text branch (fused dense score)
     assert event_locate(ctx, "m", "green square", result_budget=3, window=0)
 
-
-def test_an_event_is_scored_in_the_context_of_its_episode(home) -> None:
-    """Two identical turns: the one inside the episode the query is about ranks first (without the
-    episode term they tie, and the tie would go to the baking one by id)."""
-    from adamm.nodes.retrieval import EPISODE_CONTEXT
-
-    assert EPISODE_CONTEXT > 0
-    ctx = Context(use_analytic=False, theta_episode=0.0)  # one episode per day: a scoring test, not a segmentation one
-    generic = "Here it is, what do you think of this one?"
-    ingest.invoke({"memory_id": "m", "rounds": rounds([*BAKING, generic], "2025-03-03", "b")
-                   + rounds([*TRAVEL, generic], "2025-03-10", "t")}, context=ctx)
-    ranked = [u.round_ids[0] for u in event_locate(ctx, "m", "what do you think of this one, Porto weekend trip?",
-                                                     result_budget=10, window=0, mode="dense")]
-    assert ranked.index("t2") < ranked.index("b3")
