@@ -179,7 +179,7 @@ def _events_under(b: Backends, memory_id: str, rec: Any) -> list[Any]:
     if rec.level == "episode":
         return b.sql.nodes(memory_id, "event", parent_id=rec.node_id)
     episodes = b.sql.nodes(memory_id, "episode", parent_id=rec.node_id)
-    return [e for ep in episodes for e in b.sql.nodes(memory_id, "event", parent_id=ep.node_id)]
+    return b.sql.nodes(memory_id, "event", parent_ids=[ep.node_id for ep in episodes]) if episodes else []
 
 
 def _unit(rec: Any, score: float, text: str | None = None) -> RetrievedUnit:

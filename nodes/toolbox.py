@@ -273,7 +273,8 @@ def _retrieved_unit(u: RetrievedUnit, tool: str) -> dict[str, Any]:
     return {
         "kind": u.level, "tool": tool, "node_id": u.node_id, "score": u.score,
         "date": (u.start or "")[:10] or None, "time": u.start, "order": u.first_order,
-        "round_ids": list(u.round_ids), "image_ids": list(u.image_ids),
+        # a topic or episode stands for its rounds, but cites at most MAX_ROWS_SHOWN of them
+        "round_ids": list(u.round_ids)[:MAX_ROWS_SHOWN], "image_ids": list(u.image_ids)[:MAX_ROWS_SHOWN],
         "context_round_ids": [c["round_id"] for c in u.context],
         "text": text,
     }

@@ -407,9 +407,12 @@ class SqlStore:
         *,
         node_ids: Sequence[str] | None = None,
         parent_id: str | None = None,
+        parent_ids: Sequence[str] | None = None,
         open_only: bool = False,
     ) -> list[NodeRecord]:
         q = select(NodeRecord).where(NodeRecord.memory_id == memory_id)
+        if parent_ids is not None:
+            q = q.where(NodeRecord.parent_id.in_(list(parent_ids)))  # type: ignore[attr-defined]
         if level is not None:
             q = q.where(NodeRecord.level == level)
         if node_ids is not None:
