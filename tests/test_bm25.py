@@ -244,3 +244,20 @@ def test_concurrent_builders_read_the_corpus_once(sql, tmp_path):
         t.join()
     assert results == [4] * 6
     assert sql.corpus_calls[("alice", "event")] == 1
+
+
+def test_postings_search_ranks_exactly_like_full_scoring() -> None:
+    """search() scores through per-term postings; it must agree with rank_bm25's full scoring
+    (scores()) on every query, repeated query terms and unknown words included."""
+    import random
+
+    rng = random.Random(7)
+    words = [f"w{i}" for i in range(300)]
+    docs = [(f"d{i:04d}", " ".join(rng.choices(words, k=rng.randint(1, 30)))) for i in range(800)]
+    idx = BM25Index(docs)
+    for _ in range(40):
+        query = " ".join(rng.choices(words + ["unseen"], k=rng.randint(1, 6)))
+        full = sorted(((u, s) for u, s in idx.scores(query).items() if s > 0), key=lambda h: (-h[1], h[0]))[:25]
+        fast = idx.search(query, 25)
+        assert [u for u, _ in fast] == [u for u, _ in full]
+        assert all(abs(a[1] - b[1]) < 1e-9 for a, b in zip(fast, full))
