@@ -36,6 +36,8 @@ Scope = Literal["topic", "episode", "event"]
 
 #: Candidates each ranking contributes before fusion.
 POOL = 50
+#: Round ids an episode or topic unit carries (its first ones, in history order).
+MAX_UNIT_ROUNDS = 100
 
 
 @dataclass
@@ -51,6 +53,7 @@ class RetrievedUnit:
     first_order: int | None = None
     last_order: int | None = None
     round_ids: list[str] = field(default_factory=list)
+    """The event's round; for an episode or topic its first ``MAX_UNIT_ROUNDS`` rounds in history order."""
     image_ids: list[str] = field(default_factory=list)
     context: list[dict[str, Any]] = field(default_factory=list)
     """EventLocate only: the surrounding rounds (round_id, order, time, text)."""
@@ -176,10 +179,12 @@ def _units(b: Backends, memory_id: str, scope: str, ranked: list[tuple[str, floa
 
 
 def _events_under(b: Backends, memory_id: str, rec: Any) -> list[Any]:
+    """The first ``MAX_UNIT_ROUNDS`` events under an episode or topic, in history order: a
+    topic of a long history holds thousands, which no reader cites and reading cost seconds."""
     if rec.level == "episode":
-        return b.sql.nodes(memory_id, "event", parent_id=rec.node_id)
+        return b.sql.nodes(memory_id, "event", parent_id=rec.node_id, limit=MAX_UNIT_ROUNDS)
     episodes = b.sql.nodes(memory_id, "episode", parent_id=rec.node_id)
-    return b.sql.nodes(memory_id, "event", parent_ids=[ep.node_id for ep in episodes]) if episodes else []
+    return b.sql.nodes(memory_id, "event", parent_ids=[ep.node_id for ep in episodes], limit=MAX_UNIT_ROUNDS) if episodes else []
 
 
 def _unit(rec: Any, score: float, text: str | None = None) -> RetrievedUnit:

@@ -409,6 +409,7 @@ class SqlStore:
         parent_id: str | None = None,
         parent_ids: Sequence[str] | None = None,
         open_only: bool = False,
+        limit: int | None = None,
     ) -> list[NodeRecord]:
         q = select(NodeRecord).where(NodeRecord.memory_id == memory_id)
         if parent_ids is not None:
@@ -421,8 +422,11 @@ class SqlStore:
             q = q.where(NodeRecord.parent_id == parent_id)
         if open_only:
             q = q.where(NodeRecord.is_open == True)  # noqa: E712
+        q = q.order_by(NodeRecord.first_order, NodeRecord.id)
+        if limit is not None:
+            q = q.limit(max(0, int(limit)))
         with self.session() as s:
-            return list(s.execute(q.order_by(NodeRecord.first_order, NodeRecord.id)).scalars())
+            return list(s.execute(q).scalars())
 
     # -- schemas and attribute-set counts ----------------------------------------------------
 
