@@ -14,8 +14,7 @@ pure routers, never on LangGraph's recursion limit.
 from __future__ import annotations
 
 import json
-import re
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any, Literal
 
 from langgraph.runtime import Runtime
@@ -31,7 +30,7 @@ from adamm.nodes.planning import build_planning_context, render_context
 from adamm.nodes.rules import answerer as rules_answerer
 from adamm.nodes.rules import planner as rules_planner
 from adamm.nodes.state import QueryState
-from adamm.nodes.toolbox import ALL_TOOLS, ToolError, enabled_tools, run_call, validate_call
+from adamm.nodes.toolbox import ToolError, ToolName, enabled_tools, run_call, validate_call
 from adamm.prompts import answer as answer_prompts
 from adamm.prompts import plan as plan_prompts
 from adamm.stores.records import parse_time
@@ -92,9 +91,7 @@ def periods_of(state: QueryState) -> list[Period]:
     return out
 
 
-def _date(value: Any) -> Any:
-    from datetime import date  # noqa: PLC0415
-
+def _date(value: Any) -> date | None:
     return date.fromisoformat(value) if value else None
 
 
@@ -114,7 +111,7 @@ def planning_context(state: QueryState, runtime: Runtime[Context]) -> dict[str, 
 
 class PlanStep(BaseModel):
     goal: str = Field(max_length=300)
-    tool: Literal["Lookup", "Filter", "Compute", "Rank", "SemanticMatch", "EventLocate"]
+    tool: ToolName
 
 
 class PlanOut(BaseModel):
@@ -161,7 +158,7 @@ def plan(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
 class CallOut(BaseModel):
     """One tool call: the tool and its arguments (validated again before running)."""
 
-    tool: Literal["Lookup", "Filter", "Compute", "Rank", "SemanticMatch", "EventLocate"]
+    tool: ToolName
     arguments: dict[str, Any] = Field(default_factory=dict)
 
 
@@ -193,12 +190,12 @@ def instantiate(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
 
 
 def _rules_sub_questions(state: QueryState) -> list[str]:
-    """The questions the rules planner plans for: each full question of a compound one ("What
-    was X? And how many Y?"); a clause split off at "and what ..." often lacks its subject, so
-    the rules backend keeps such a question whole."""
-    question = state["normalized"]["question"]
-    parts = [p.strip() for p in re.split(r"(?<=\?)\s+", question) if p.strip()]
-    return parts if len(parts) > 1 and all(p.endswith("?") for p in parts) else [question]
+    """The questions the rules planner plans for: the normalized sub-questions when each is a
+    full question ("What was X? And how many Y?"); a clause split off at "and what ..." often
+    lacks its subject, so the rules backend keeps such a question whole."""
+    normalized = state["normalized"]
+    subs = normalized.get("sub_questions") or []
+    return subs if len(subs) > 1 and all(q.endswith("?") for q in subs) else [normalized["question"]]
 
 
 def _periods_for(state: QueryState, question: str) -> list[Period]:
@@ -213,12 +210,10 @@ def _rules_call(ctx: Context, state: QueryState, steps: list[dict[str, Any]], i:
     intent = rules_planner.detect_intent(question, periods, state["planning_context"].get("tables"))
     own = [c for c in state.get("calls") or [] if c.get("ok") and (steps[c["step"]].get("question") or question) == question]
     results = [c.get("summary", {}) for c in own]
-    if steps[i].get("origin") == "reflection":
+    if steps[i].get("origin") == "reflection":  # the rules reflection only ever adds a retrieval step
         intent = rules_planner.Intent("retrieve")
-    sub_plan = [s for s in steps if (s.get("question") or question) == question and s.get("origin") == "plan"]
-    index = steps[i].get("sub_step", i) if steps[i].get("origin") == "plan" else len(sub_plan)
-    return rules_planner.instantiate(min(index, len(sub_plan)), sub_plan + [steps[i]] if steps[i].get("origin") != "plan" else sub_plan,
-                                     question, periods, intent, state["planning_context"], results, backends(ctx).text_encoder)
+    return rules_planner.instantiate(steps[i].get("sub_step", 0), steps[i]["tool"], question, periods, intent,
+                                     state["planning_context"], results, backends(ctx).text_encoder)
 
 
 def compose_answer(state: QueryState) -> tuple[str, list[str]]:
@@ -331,7 +326,7 @@ class ReflectOut(BaseModel):
 
     verdict: Literal["sufficient", "add_step", "revise_step"]
     goal: str | None = Field(default=None, max_length=300)
-    tool: Literal["Lookup", "Filter", "Compute", "Rank", "SemanticMatch", "EventLocate"] | None = None
+    tool: ToolName | None = None
     reason: str = Field(default="", max_length=1000)
 
 
@@ -342,12 +337,10 @@ def reflect(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
     entries: list[dict[str, Any]] = []
     with timed("reflect") as cost:
         if ctx.planner == "rules":
-            periods = periods_of(state)
-            intent = rules_planner.detect_intent(state["normalized"]["question"], periods, state["planning_context"].get("tables"))
             results = [{"tool": c["tool"], "error": c.get("error"), "units": c.get("units", 0),
                         "value": (c.get("summary") or {}).get("value", 0), "operator": (c.get("summary") or {}).get("operator")}
                        for c in state.get("calls") or []]
-            verdict = rules_planner.reflect(intent, results, tools)
+            verdict = rules_planner.reflect(results, tools)
         else:
             messages = [("system", plan_prompts.REFLECT_SYSTEM),
                         ("human", plan_prompts.REFLECT_USER.format(question=state["normalized"]["question"],
@@ -394,9 +387,9 @@ def notes(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
     pile of units."""
     with timed("notes") as cost:
         evidence = state.get("evidence") or []
-        hint, _ = compose_answer(state)
+        hint, cited = compose_answer(state)
         out = synthesize_notes(evidence, state.get("calls") or [], hint)
-    return {"notes": out, "cost": [cost.to_dict()]}
+    return {"notes": out, "draft": {"answer": hint, "cited": cited}, "cost": [cost.to_dict()]}
 
 
 def synthesize_notes(evidence: list[dict[str, Any]], calls: list[dict[str, Any]], hint: str) -> dict[str, Any]:
@@ -438,7 +431,7 @@ def answer(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
     entries: list[dict[str, Any]] = []
     with timed("answer") as cost:
         if ctx.answerer == "rules" or not evidence:
-            text, cited = compose_answer(state)
+            text, cited = state["draft"]["answer"], state["draft"]["cited"]
         else:
             text, cited, entry = _model_answer(ctx, question, state.get("notes") or {}, evidence, state)
             entries.append(entry)
@@ -458,9 +451,8 @@ def _model_answer(ctx: Context, question: str, note: dict[str, Any], evidence: l
                 ("human", answer_prompts.ANSWER_NOTES_USER.format(question=question, notes=note_text, evidence=listing))]
     try:
         out, entry = invoke(ctx, "answerer", "answer", messages, schema=AnswerOut)
-    except ModelOutputError as exc:
-        text, cited = rules_answerer.compose(question, periods_of(state), evidence, state.get("calls") or [])
-        return text, cited, exc.cost.to_dict()
+    except ModelOutputError as exc:  # the rules draft from the notes step stands in
+        return state["draft"]["answer"], state["draft"]["cited"], exc.cost.to_dict()
     known = {u["unit_id"] for u in evidence}
     return out.answer.strip() or NOT_MENTIONED, [c for c in out.citations if c in known], entry.to_dict()
 
@@ -511,5 +503,5 @@ def _evidence_text(state: QueryState) -> str:
     return "\n".join(f"[{u['unit_id']}] {u['text'][:EVIDENCE_CHARS]}" for u in state.get("evidence") or []) or "none"
 
 
-__all__ = ["ALL_TOOLS", "after_execute", "after_reflect", "answer", "execute", "instantiate", "normalize", "notes",
+__all__ = ["after_execute", "after_reflect", "answer", "execute", "instantiate", "normalize", "notes",
            "plan", "planning_context", "reflect", "synthesize_notes"]

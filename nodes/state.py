@@ -96,3 +96,6 @@ class QueryState(QueryInput, QueryOutput):
     evidence_at_reflect: NotRequired[int]
     new_evidence: NotRequired[bool]
     verdict: NotRequired[dict[str, Any]]
+    draft: NotRequired[dict[str, Any]]
+    """The rules answer composed by the notes step ({answer, cited}): the answer hint, the
+    rules answerer's answer, and the fallback when a model answerer fails."""

@@ -26,11 +26,12 @@ from adamm.nodes.context import Context
 from adamm.nodes.retrieval import RetrievedUnit, event_locate, semantic_match
 from adamm.stores import analytic
 from adamm.stores.analytic import ToolError
-from adamm.stores.sql import TableInfo
 
 ANALYTIC_TOOLS = ("Lookup", "Filter", "Compute", "Rank")
 RETRIEVAL_TOOLS = ("SemanticMatch", "EventLocate")
 ALL_TOOLS = ANALYTIC_TOOLS + RETRIEVAL_TOOLS
+#: A tool name as a model may write it (the structured-output schemas use this type).
+ToolName = Literal[ALL_TOOLS]  # type: ignore[valid-type]
 
 #: Rows shown per unit of evidence text, and characters of retrieved text per unit.
 MAX_ROWS_SHOWN = 10
@@ -51,11 +52,6 @@ TOOL_SPECS: dict[str, str] = {
     "EventLocate": "EventLocate(query, result_budget, window, start?, end?): the rounds (events) that "
                    "best match the query, each with its neighbouring rounds.",
 }
-#: Every analytic table has these columns besides its own; ``date`` is the day the values are
-#: about (the observed day if the round said so, else the round's time).
-SYSTEM_COLUMNS_NOTE = "every table also has: date (the day the values are about), time, source (round id)"
-
-
 class _Args(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -174,11 +170,6 @@ def run_call(ctx: Context, memory_id: str, tool: str, args: _Args, budget: int) 
     raise ToolError(f"no runner for {type(args).__name__}")  # unreachable: validate_call gates the names
 
 
-def table_columns(info: TableInfo) -> list[str]:
-    """Columns as a planner reads them: ``name type [unit]``."""
-    return [f"{c.name} {c.type}" + (f" [{c.unit}]" if c.unit else "") for c in info.columns]
-
-
 # -- shaping --------------------------------------------------------------------------------------
 
 
@@ -280,5 +271,5 @@ def _retrieved_unit(u: RetrievedUnit, tool: str) -> dict[str, Any]:
     }
 
 
-__all__ = ["ALL_TOOLS", "ANALYTIC_TOOLS", "ARG_MODELS", "RETRIEVAL_TOOLS", "TOOL_SPECS", "ToolError",
-           "enabled_tools", "run_call", "table_columns", "validate_call"]
+__all__ = ["ALL_TOOLS", "ANALYTIC_TOOLS", "ARG_MODELS", "RETRIEVAL_TOOLS", "TOOL_SPECS", "ToolError", "ToolName",
+           "enabled_tools", "run_call", "validate_call"]

@@ -21,14 +21,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from datetime import date
 from typing import Any
 
 import numpy as np
 
 from adamm.stores.bm25 import tokenize
-from adamm.stores.quantities import convert, dimension_of, find_quantities
-from adamm.stores.timeexpr import Period
+from adamm.stores.quantities import canonical_unit, convert, dimension_of, find_quantities
+from adamm.stores.timeexpr import Period, find_periods
 
 #: Below this match score a column is not trusted to be what the question is about.
 MIN_COLUMN_SCORE = 0.42
@@ -151,8 +150,6 @@ _EXTREME_AVERAGE = re.compile(r"\b(?:highest|lowest|best|worst|max(?:imum)?|min(
 
 def _names_a_quantity(word: str, tables: list[dict[str, Any]]) -> bool:
     """"minutes", "kilometers", "dollars", or a numeric column's own word ("lows", "goals")."""
-    from adamm.stores.quantities import canonical_unit  # noqa: PLC0415
-
     w = _LEMMAS.get(word.lower(), word.lower())
     if w in ("times", "time", "days", "day", "nights", "weeks", "months", "years", "d", "wk"):
         return False  # "how many days ..." counts rows
@@ -383,11 +380,11 @@ def make_plan(question: str, periods: list[Period], intent: Intent, tools: tuple
     return steps[:max_steps]
 
 
-def instantiate(step: int, plan: list[dict[str, Any]], question: str, periods: list[Period], intent: Intent,
+def instantiate(step: int, tool: str, question: str, periods: list[Period], intent: Intent,
                 context: dict[str, Any], results: list[dict[str, Any]], encoder: Any) -> tuple[str, dict[str, Any]] | None:
-    """Arguments of plan step ``step`` from the question, the context and earlier results;
-    None when the rules backend cannot fill them (the step is then skipped and reflection decides)."""
-    tool = plan[step]["tool"]
+    """Arguments for ``tool``, step ``step`` of the question's plan, from the question, the
+    context and earlier results; None when the rules backend cannot fill them (the step is then
+    skipped and reflection decides)."""
     tables = context.get("tables") or []
     if tool in ("EventLocate", "SemanticMatch"):
         args: dict[str, Any] = {"query": retrieval_query(question, periods), "result_budget": 10}
@@ -469,8 +466,6 @@ def compare_sides(question: str, periods: list[Period], table: dict[str, Any]) -
         m = re.search(r"\bor\s+(?:in\s+)?(?:the\s+)?(first|second|third|fourth|last)(?:\s+(week|half))?\b", question, re.I)
         unit = re.search(r"\b(week|half)\s+(?:of|in)\s+(.+)$", p.phrase, re.I)
         if m and unit and p.end:
-            from adamm.stores.timeexpr import find_periods  # noqa: PLC0415
-
             phrase = f"the {m.group(1).lower()} {unit.group(1).lower()} of {unit.group(2)}"
             other = find_periods(phrase, p.end)
             if other and other[0].start:
@@ -507,7 +502,7 @@ def _instantiate_day_of(step: int, question: str, periods: list[Period], tables:
                        "column_filters": [{"column": "date", "op": "=", "value": days[0]}]}
 
 
-def reflect(intent: Intent, results: list[dict[str, Any]], tools: tuple[str, ...]) -> dict[str, Any]:
+def reflect(results: list[dict[str, Any]], tools: tuple[str, ...]) -> dict[str, Any]:
     """Sufficient when some step produced evidence; otherwise fall back to retrieval once."""
     # a count or total of nothing is an answer ("0"); a missing average or maximum is not
     useful = any(r.get("units") and not r.get("error") and (r.get("value", 0) is not None or r.get("operator") in ("count", "sum"))
@@ -519,10 +514,3 @@ def reflect(intent: Intent, results: list[dict[str, Any]], tools: tuple[str, ...
         return {"verdict": "add_step", "goal": "find the rounds that talk about it", "tool": "EventLocate",
                 "reason": "no analytic evidence; look in the conversation itself"}
     return {"verdict": "sufficient", "reason": "nothing more the available tools can add"}
-
-
-def as_date(value: Any) -> date | None:
-    try:
-        return date.fromisoformat(str(value)[:10])
-    except ValueError:
-        return None
