@@ -64,7 +64,7 @@ def table_candidates(ctx: Context, memory_id: str, *, with_samples: bool = True)
         rows = sql.count_rows(memory_id, info.name)
         table = {"name": info.name, "description": info.description if with_samples else "", "columns": columns, "rows": rows}
         if with_samples:
-            table["keywords"] = table_keywords(ctx, memory_id, info.name, rows)
+            table["keywords"] = table_keywords(ctx, memory_id, info.name, rows, {w for c in info.columns for w in c.name.split("_")})
         out.append(table)
     return out
 
@@ -72,17 +72,17 @@ def table_candidates(ctx: Context, memory_id: str, *, with_samples: bool = True)
 _KEYWORDS: dict[tuple[str, str, str, int], list[str]] = {}
 
 
-def table_keywords(ctx: Context, memory_id: str, table: str, rows: int, *, sample: int = 30, k: int = 8) -> list[str]:
+def table_keywords(ctx: Context, memory_id: str, table: str, rows: int, columns: set[str], *, sample: int = 30, k: int = 8) -> list[str]:
     """Words most of a table's source rounds share ("run", "workout", "cgm"): what people call
     the records, which the column names often do not say (a run log whose columns are dist,
-    duration and average_heart_rate). Cached per table size."""
+    duration and average_heart_rate). ``columns``: words of the column names, left out. Cached
+    per table size."""
     sql = backends(ctx).sql
     key = (sql.url, memory_id, table, rows)
     if key in _KEYWORDS:
         return _KEYWORDS[key]
     sources = [str(r["source"]) for r in sql.select_rows(memory_id, table, limit=sample)]
     texts = [r.text for r in sql.get_rounds(memory_id, sources)] if sources else []
-    columns = {w for c in (sql.table(memory_id, table, missing_ok=True) or _NoTable()).columns for w in c.name.split("_")}
     df: dict[str, int] = {}
     for text in texts:
         for word in set(tokenize(text)):
@@ -94,10 +94,6 @@ def table_keywords(ctx: Context, memory_id: str, table: str, rows: int, *, sampl
         _KEYWORDS.clear()
     _KEYWORDS[key] = keep
     return keep
-
-
-class _NoTable:
-    columns: list[Any] = []
 
 
 _KEYWORD_STOP = set("""the and for you your with this that was were are have has had not but all can get got just
