@@ -247,8 +247,9 @@ def test_concurrent_builders_read_the_corpus_once(sql, tmp_path):
 
 
 def test_postings_search_ranks_exactly_like_full_scoring() -> None:
-    """search() scores through per-term postings; it must agree with rank_bm25's full scoring
-    (scores()) on every query, repeated query terms and unknown words included."""
+    """Scores come from per-term postings; they must agree with rank_bm25's full pass over
+    every document (``get_scores``) on every query, repeated query terms and unknown words
+    included."""
     import random
 
     rng = random.Random(7)
@@ -257,7 +258,10 @@ def test_postings_search_ranks_exactly_like_full_scoring() -> None:
     idx = BM25Index(docs)
     for _ in range(40):
         query = " ".join(rng.choices(words + ["unseen"], k=rng.randint(1, 6)))
-        full = sorted(((u, s) for u, s in idx.scores(query).items() if s > 0), key=lambda h: (-h[1], h[0]))[:25]
+        terms = [t for t in tokenize(query) if t in idx._bm25.idf]
+        reference = idx._bm25.get_scores(terms) if terms else [0.0] * len(docs)
+        assert idx.scores(query) == pytest.approx({u: float(v) for (u, _), v in zip(docs, reference)}, abs=1e-9)
+        full = sorted(((u, float(v)) for (u, _), v in zip(docs, reference) if v > 0), key=lambda h: (-h[1], h[0]))[:25]
         fast = idx.search(query, 25)
         assert [u for u, _ in fast] == [u for u, _ in full]
         assert all(abs(a[1] - b[1]) < 1e-9 for a, b in zip(fast, full))
