@@ -237,7 +237,7 @@ def _remove_nodes(b: Backends, memory_id: str, nodes: Sequence[NodeRecord], repo
 
 def _rebuild(ctx: Context, b: Backends, memory_id: str, node_ids: set[str], report: ForgetReport, *, reopen_latest: bool) -> None:
     """Recompute episodes (then their topics) from their remaining children, or remove them."""
-    from adamm.nodes.hierarchy import EPISODES, EVENTS, _Hierarchy, _join, _Node, _running_mean, centroid_space, visual_space  # noqa: PLC0415
+    from adamm.nodes.hierarchy import EPISODES, EVENTS, _Hierarchy, _join, _Node, centroid_space, visual_space  # noqa: PLC0415
 
     nodes = b.sql.nodes(memory_id, node_ids=sorted(node_ids)) if node_ids else []
     episodes = [n for n in nodes if n.level == "episode"]
@@ -271,15 +271,7 @@ def _rebuild(ctx: Context, b: Backends, memory_id: str, node_ids: set[str], repo
         visuals = b.vectors.get(memory_id, visual_space(EVENTS), ids)
         node = _Node(ep, None, None)
         _recompute(ep, kids)
-        centroid, visual, nv = None, None, 0
-        for i, k in enumerate(kids):
-            vec = texts.get(k.node_id)
-            if vec is None:
-                vec = b.text_encoder.encode_one(k.description)
-            centroid = _running_mean(centroid, vec, i)
-            if k.node_id in visuals:
-                visual = _running_mean(visual, visuals[k.node_id], nv)
-                nv += 1
+        centroid, visual, nv = _pool(b, kids, texts, visuals)
         node.centroid, node.visual, node.children, node.visual_children = centroid, visual, len(kids), nv
         ep.has_visual = visual is not None
         node.unit_text = ""
@@ -296,7 +288,7 @@ def _rebuild(ctx: Context, b: Backends, memory_id: str, node_ids: set[str], repo
     h.dirty.clear()
     empty = []
     for tp in b.sql.nodes(memory_id, "topic", node_ids=sorted(t for t in topics if t)):
-        kids = [k for k in b.sql.nodes(memory_id, "episode", parent_id=tp.node_id)]
+        kids = b.sql.nodes(memory_id, "episode", parent_id=tp.node_id)
         if not kids:
             empty.append(tp)
             report.topics += 1
@@ -306,15 +298,7 @@ def _rebuild(ctx: Context, b: Backends, memory_id: str, node_ids: set[str], repo
         visuals = b.vectors.get(memory_id, visual_space(EPISODES), ids)
         node = _Node(tp, None, None)
         _recompute(tp, kids)
-        centroid, visual, nv = None, None, 0
-        for i, k in enumerate(kids):
-            vec = cents.get(k.node_id)
-            if vec is None:
-                vec = b.text_encoder.encode_one(k.description)
-            centroid = _running_mean(centroid, vec, i)
-            if k.node_id in visuals:
-                visual = _running_mean(visual, visuals[k.node_id], nv)
-                nv += 1
+        centroid, visual, nv = _pool(b, kids, cents, visuals)
         node.centroid, node.visual, node.children, node.visual_children = centroid, visual, len(kids), nv
         tp.has_visual = visual is not None
         h._describe(node, level="topic", texts=[k.description for k in kids])
@@ -332,6 +316,24 @@ def _recompute(rec: NodeRecord, kids: Sequence[NodeRecord]) -> None:
     rec.start_time, rec.end_time = (min(starts) if starts else None), (max(ends) if ends else None)
     rec.first_order, rec.last_order = (min(firsts) if firsts else None), (max(lasts) if lasts else None)
     rec.image_ids = [i for k in kids for i in k.image_ids]
+
+
+def _pool(b: Any, kids: list[NodeRecord], texts: dict[str, Any], visuals: dict[str, Any]) -> tuple[Any, Any, int]:
+    """A parent's text centroid and visual mean from its children's stored vectors (text or
+    centroid, and visual where a child has one); a child whose text vector is missing is
+    embedded from its description. Returns (centroid, visual, children with a visual)."""
+    from adamm.nodes.hierarchy import _running_mean  # noqa: PLC0415 - nodes.hierarchy imports this module
+
+    centroid, visual, nv = None, None, 0
+    for i, k in enumerate(kids):
+        vec = texts.get(k.node_id)
+        if vec is None:
+            vec = b.text_encoder.encode_one(k.description)
+        centroid = _running_mean(centroid, vec, i)
+        if k.node_id in visuals:
+            visual = _running_mean(visual, visuals[k.node_id], nv)
+            nv += 1
+    return centroid, visual, nv
 
 
 def _flush(b: Backends, memory_id: str, h: Any, empty: list[NodeRecord], report: ForgetReport) -> None:
