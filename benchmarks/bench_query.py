@@ -1,6 +1,6 @@
 """Query-graph cost: latency with the rules backend, and model calls / tokens with an LLM planner.
 
-    python benchmarks/bench_query.py [--days 60] [--seed 0] [--questions N] [--home DIR] [--llm]
+    python benchmarks/bench_query.py [--days 60] [--seed 0] [--questions N] [--home DIR] [--llm] [--tools]
 
 Builds the synthetic analytic development history (``adamm.devset``, ``--days`` days; 60 days
 is 222 rounds, 5,400 days about 20k) in ``--home`` (reused when it already holds it), asks the
@@ -8,6 +8,9 @@ development questions (``adamm.devset_questions``) through the ``query`` graph a
 
 * latency with ``rules`` everywhere (no model time exists to exclude): median / p90 per
   question and the median per node;
+* with ``--tools``: the median latency of EventLocate and SemanticMatch (event, episode,
+  topic scope) on the same memory, 20 calls each, query embedding included (each call a text
+  the encoder has not seen);
 * with ``--llm``: the same questions with the planner and answerer roles played by a
   *replay* chat model - a fake that returns, for each call, the structured output the rules
   backend produced for that step (plan, each call's arguments, the reflection verdict, the
@@ -90,6 +93,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--questions", type=int, default=0, help="ask at most this many (0: all)")
     ap.add_argument("--home", help="data directory to build or reuse (default: a temporary one)")
     ap.add_argument("--llm", action="store_true", help="also measure calls and tokens with a replay LLM planner")
+    ap.add_argument("--tools", action="store_true", help="also time the retrieval tools on the same memory")
     args = ap.parse_args(argv)
 
     home = Path(args.home or tempfile.mkdtemp(prefix="adamm-bench-query-"))
@@ -117,6 +121,21 @@ def main(argv: list[str] | None = None) -> int:
     print(f"rules backend, {rounds} rounds, {len(questions)} questions")
     print(f"latency per question: median {statistics.median(lat) * 1000:.0f} ms, p90 {lat[int(0.9 * (len(lat) - 1))] * 1000:.0f} ms")
     print("median per node: " + ", ".join(f"{n} {statistics.median(v) * 1000:.1f} ms" for n, v in by_node.items()))
+
+    if args.tools:
+        from adamm.nodes.retrieval import event_locate, semantic_match  # noqa: PLC0415
+
+        texts = [f"{q.question} (timing {i})" for i, q in enumerate(questions[:20])]
+        tools = {"EventLocate": lambda t: event_locate(ctx, MEMORY, t, 10),
+                 **{f"SemanticMatch {scope}": (lambda t, scope=scope: semantic_match(ctx, MEMORY, t, scope, 10))
+                    for scope in ("event", "episode", "topic")}}
+        for name, call in tools.items():
+            times = []
+            for text in texts:
+                t = time.perf_counter()
+                call(text)
+                times.append(time.perf_counter() - t)
+            print(f"{name:<22} median {statistics.median(times) * 1000:.0f} ms")
 
     if args.llm:
         from adamm.stores.encoders import TextEncoder  # noqa: PLC0415
