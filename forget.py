@@ -219,7 +219,7 @@ def _count_present(b: Backends, memory_id: str, space: str, ids: Sequence[str]) 
 
 def _remove_nodes(b: Backends, memory_id: str, nodes: Sequence[NodeRecord], report: ForgetReport) -> None:
     """Delete nodes of any level: SQL record, unit (BM25), text / visual / centroid vectors."""
-    from adamm.nodes.hierarchy import SPACE_OF_LEVEL, centroid_space, visual_space  # noqa: PLC0415
+    from adamm.nodes.hierarchy import PARTS_SPACE, SPACE_OF_LEVEL, centroid_space, part_ids, visual_space  # noqa: PLC0415
 
     by_level: dict[str, list[str]] = defaultdict(list)
     for n in nodes:
@@ -229,6 +229,10 @@ def _remove_nodes(b: Backends, memory_id: str, nodes: Sequence[NodeRecord], repo
         for vspace in (text_space(space), visual_space(space), centroid_space(space)):
             report.vectors += _count_present(b, memory_id, vspace, node_ids)
             b.vectors.delete(memory_id, vspace, node_ids)
+        if level == "event":
+            event_parts = [pid for n in nodes if n.level == "event" for pid in part_ids(n)]
+            report.vectors += _count_present(b, memory_id, PARTS_SPACE, event_parts)
+            b.vectors.delete(memory_id, PARTS_SPACE, event_parts)
         report.units += len(b.sql.units(memory_id, space, node_ids))
         b.units.remove(memory_id, space, node_ids)
         with b.sql.session() as s:

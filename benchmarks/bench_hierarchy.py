@@ -2,7 +2,7 @@
 
     python benchmarks/bench_hierarchy.py [--rounds 20000] [--batch 64] [--window 1000] [--queries 40]
 
-A synthetic history (deterministic, no data files): one session every 1-3 days, 8-24 turns on one of
+A synthetic history (deterministic, no data files): one session (with its id) every 1-3 days, 8-24 turns on one of
 60 themes (80 % of a turn's words from the theme's 8), themes recurring, every turn distinct text
 of 30-50 words, so events, episodes and
 topics all grow. Ingested through the ``ingest`` graph (analytic steps off, ``rules``
@@ -52,7 +52,8 @@ def synthetic_rounds(n: int, seed: int = 0) -> list[dict]:
         for turn in range(rng.randint(8, 24)):
             words = [rng.choice(theme) if rng.random() < 0.8 else rng.choice(WORDS) for _ in range(rng.randint(30, 50))]
             i = len(out)
-            out.append({"round_id": f"r{i}", "timestamp": (day + timedelta(minutes=5 * turn)).isoformat(),
+            out.append({"round_id": f"r{i}", "session_id": f"s{day:%Y%m%d}",
+                        "timestamp": (day + timedelta(minutes=5 * turn)).isoformat(),
                         "user_text": f"Turn {i}: " + " ".join(words[:20]) + ".",
                         "assistant_text": " ".join(words[20:]) + "."})
             if len(out) >= n:

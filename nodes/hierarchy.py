@@ -42,6 +42,9 @@ EVENTS, EPISODES, TOPICS = "events", "episodes", "topics"
 SPACE_OF_LEVEL = {"event": EVENTS, "episode": EPISODES, "topic": TOPICS}
 #: Visual vectors of single images, keyed ``<round_id>/<image_id>``.
 IMAGES_VISUAL_SPACE = "images.visual"
+#: Text vectors of an event's parts - the user's words and each image caption - keyed
+#: ``<event id>#u`` and ``<event id>#c<i>``, so EventLocate can score a round by its best part.
+PARTS_SPACE = "events.parts"
 
 #: Topics compared with a closing episode (found by the topic vector index, then fused).
 TOPIC_CANDIDATES = 5
@@ -78,7 +81,8 @@ def insert_hierarchy(state: IngestState, runtime: Runtime[Context]) -> dict[str,
             h = _Hierarchy(ctx, backends(ctx), memory_id, entries)
             rounds = h.b.sql.get_rounds(memory_id, pending)
             counts["images_embedded"] = h.embed_images(rounds)
-            h.b.text_encoder.encode([_event_text(r) for r in rounds])  # one batch; events then hit the cache
+            # one batch for events and their parts; add_event then hits the encoder's cache
+            h.b.text_encoder.encode([*(_event_text(r) for r in rounds), *(t for r in rounds for _, t in event_parts(r))])
             h.known_events = {n.node_id: n for n in h.sql.nodes(memory_id, "event", node_ids=[f"ev:{r.round_id}" for r in rounds])}
             for rnd in rounds:
                 for key, n in h.add_event(rnd).items():
@@ -103,6 +107,8 @@ class _Node:
         self.children, self.visual_children = children, visual_children
         self.unit_text = rec.description
         self.needs_embedding = False
+        #: An event's part vectors, ``(part id, vector)`` (PARTS_SPACE).
+        self.parts: list[tuple[str, np.ndarray]] = []
 
 
 class _Hierarchy:
@@ -144,9 +150,14 @@ class _Hierarchy:
             existing = [self.known_events[node_id]] if node_id in self.known_events else []
         else:
             existing = self.sql.nodes(self.memory_id, "event", node_ids=[node_id])
+        parts = event_parts(rnd)
+        part_vecs = [(f"{node_id}{suffix}", v) for (suffix, _), v in
+                     zip(parts, self.b.text_encoder.encode([t for _, t in parts]) if parts else [])]
         if existing:  # re-derivation of a stored round: refresh its event in place, keep its place
             ev = _Node(existing[0], text_vec, visual)
             ev.rec.description = ev.unit_text = _event_text(rnd)
+            ev.parts = part_vecs
+            self.b.vectors.delete(self.memory_id, PARTS_SPACE, part_ids(existing[0]))  # a removed caption's part
             self.dirty[node_id] = ev
             return {"events": 0, "episodes_opened": 0, "topics_founded": 0}
         rec = NodeRecord(memory_id=self.memory_id, node_id=node_id, level="event", round_id=rnd.round_id,
@@ -154,6 +165,7 @@ class _Hierarchy:
                          first_order=rnd.order, last_order=rnd.order, image_ids=[im.image_id for im in rnd.images],
                          has_visual=visual is not None)
         ev = _Node(rec, text_vec, visual)
+        ev.parts = part_vecs
         ep = self.open
         if ep is not None:
             sim = fused_similarity(ev.centroid, ep.centroid, ev.visual, ep.visual, self.ctx.weight_text, self.ctx.weight_visual,
@@ -324,6 +336,10 @@ class _Hierarchy:
                 self.b.vectors.upsert(self.memory_id, centroid_space(space), [n.rec.node_id for n in mine],
                                       np.stack([n.centroid if n.centroid is not None else n.text for n in mine]),
                                       [_meta(n.rec) for n in mine])
+            parts = [(pid, vec, n.rec.node_id) for n in mine for pid, vec in n.parts]
+            if parts:
+                self.b.vectors.upsert(self.memory_id, PARTS_SPACE, [p for p, _, _ in parts], np.stack([v for _, v, _ in parts]),
+                                      [{"event": e} for _, _, e in parts])
             seen = [n for n in mine if n.visual is not None]
             if seen:
                 self.b.vectors.upsert(self.memory_id, visual_space(space), [n.rec.node_id for n in seen],
@@ -332,6 +348,24 @@ class _Hierarchy:
 
 def _event_text(rnd: Round) -> str:
     return rnd.text or f"(round {rnd.round_id})"
+
+
+def event_parts(rnd: Round) -> list[tuple[str, str]]:
+    """``(suffix, text)`` of a round's parts: the user's words when the round has more than
+    them, and each image caption. A question about one photo or one remark then matches that
+    part instead of the whole round's blend."""
+    parts: list[tuple[str, str]] = []
+    if rnd.user_text.strip() and (rnd.assistant_text.strip() or rnd.images):
+        parts.append(("#u", f"User: {rnd.user_text.strip()}"))
+    for i, im in enumerate(rnd.images):
+        if im.caption and im.caption.strip():
+            parts.append((f"#c{i}", im.caption.strip()))
+    return parts
+
+
+def part_ids(event: NodeRecord) -> list[str]:
+    """Every id the event's parts can have (its user part and one per image)."""
+    return [f"{event.node_id}#u", *(f"{event.node_id}#c{i}" for i in range(len(event.image_ids)))]
 
 
 def _join(a: str, b: str, limit: int = 20_000) -> str:

@@ -115,6 +115,11 @@ class BM25Index:
         """The BM25 score of every document for ``query`` (0.0 where no query term occurs)."""
         return {u: float(v) for u, v in zip(self._ids, self._score_array(query))}
 
+    def scores_for(self, query: str, unit_ids: Sequence[str]) -> dict[str, float]:
+        """The BM25 score of the given documents only (ids not indexed are left out)."""
+        total = self._score_array(query)
+        return {u: float(total[self._position[u]]) for u in unit_ids if u in self._position}
+
     def _score_array(self, query: str) -> np.ndarray:
         """Okapi scores of every document, summed over per-term postings: only documents holding
         a query term are touched, where rank_bm25's ``get_scores`` walks every document for

@@ -6,6 +6,13 @@
 * ``rrf`` - Reciprocal Rank Fusion (APDMem, appendix G): combine rankings by ``Σ 1/(k + rank)``,
   robust to the incomparable scales of BM25 and cosine scores.
 * ``blend`` - AdaMM Eq. 8: ``h = λ·cos + (1-λ)·BM25`` over min-max normalized BM25 scores.
+* ``part_similarity`` - a round scored by its best part (the user's words, one image caption)
+  as well as by the whole, so a question about one caption is not diluted by the dialogue.
+* ``context_boost`` - an event's score raised by the best score in its conversation: evidence
+  for a question clusters in one conversation (on Mem-Gallery, knowing the right session lifts
+  hybrid recall@10 from 82.5 to 92.5), so the best-matching conversation's other rounds -
+  follow-ups like "here's another photo of it" that share no words with the question - rank
+  above weak matches scattered elsewhere.
 """
 
 from __future__ import annotations
@@ -75,3 +82,31 @@ def blend(dense: Mapping[K, float], keyword: Mapping[K, float], lam: float = 0.7
     kw = min_max(keyword)
     keys = list(dict.fromkeys([*dense, *kw]))
     return {key: lam * dense.get(key, 0.0) + (1 - lam) * kw.get(key, 0.0) for key in keys}
+
+
+def part_similarity(whole: float, parts: Sequence[float] = ()) -> float:
+    """``(max(whole, parts) + whole) / 2``: the best part counts, but only half, so a round
+    whose one caption matches does not outrank a round that matches throughout."""
+    best = max([whole, *parts])
+    return (best + whole) / 2.0
+
+
+def context_boost(scores: Mapping[K, float], group_of: Mapping[K, Hashable], weight: float) -> dict[K, float]:
+    """``s(e) + weight · max{s(e') : e' in e's group}`` for every key of ``group_of``.
+
+    Keys of ``group_of`` missing from ``scores`` score 0 themselves but still inherit their
+    group's best (they are the unmatched rounds of a well-matched conversation); keys without a
+    group keep their own score. Weight 0 gives the own scores alone.
+    """
+    if weight <= 0:
+        return {key: float(score) for key, score in scores.items()}
+    best: dict[Hashable, float] = {}
+    for key, score in scores.items():
+        g = group_of.get(key)
+        if g is not None and score > best.get(g, float("-inf")):
+            best[g] = score
+    out = {key: float(score) for key, score in scores.items()}
+    for key, g in group_of.items():
+        if g in best:
+            out[key] = out.get(key, 0.0) + weight * best[g]
+    return out

@@ -150,6 +150,12 @@ class TableInfo:
         return [c.name for c in self.columns]
 
 
+def _add_missing_indexes(conn: Any) -> None:
+    """Indexes added after a database was created (``create_all`` only indexes new tables)."""
+    for index in RoundRecord.__table__.indexes:  # type: ignore[attr-defined]
+        index.create(conn, checkfirst=True)
+
+
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     """WAL lets readers and one writer work at once; the busy timeout makes a second writer
     process wait for the lock instead of failing."""
@@ -182,8 +188,11 @@ class SqlStore:
             with self.engine.begin() as conn:
                 conn.exec_driver_sql("SELECT pg_advisory_xact_lock(7236115905231004001)")
                 SQLModel.metadata.create_all(conn)
+                _add_missing_indexes(conn)
         else:
             SQLModel.metadata.create_all(self.engine)
+            with self.engine.begin() as conn:
+                _add_missing_indexes(conn)
         self._induced = MetaData()
         self._lock = threading.RLock()
         self._table_cache: dict[tuple[str, str], TableInfo] = {}
@@ -269,6 +278,18 @@ class SqlStore:
         q = q.order_by(RoundRecord.order)
         with self.session() as s:
             return [_to_round(r) for r in s.execute(q).scalars()]
+
+    def round_sessions(self, memory_id: str, round_ids: Sequence[str] | None = None, *,
+                       session_ids: Sequence[str] | None = None) -> dict[str, tuple[str, int]]:
+        """``round_id -> (session_id, order)`` for the given rounds or for every round of the
+        given sessions: the light read EventLocate groups events by, without the rounds' text."""
+        q = select(RoundRecord.round_id, RoundRecord.session_id, RoundRecord.order).where(RoundRecord.memory_id == memory_id)
+        if round_ids is not None:
+            q = q.where(RoundRecord.round_id.in_(list(round_ids)))  # type: ignore[attr-defined]
+        if session_ids is not None:
+            q = q.where(RoundRecord.session_id.in_(list(session_ids)))  # type: ignore[attr-defined]
+        with self.session() as s:
+            return {r: (sid, order) for r, sid, order in s.execute(q)}
 
     def mark_derived(self, memory_id: str, round_ids: Sequence[str]) -> None:
         if not round_ids:

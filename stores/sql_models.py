@@ -26,6 +26,7 @@ class RoundRecord(SQLModel, table=True):
     __table_args__ = (
         UniqueConstraint("memory_id", "round_id", name="uq_rounds_memory_round"),
         Index("ix_rounds_memory_order", "memory_id", "order"),
+        Index("ix_rounds_memory_session", "memory_id", "session_id"),
     )
 
     id: int | None = Field(default=None, primary_key=True)

@@ -247,6 +247,17 @@ class VectorStore:
                 out[i] = np.asarray(emb, dtype=np.float32)
         return out
 
+    @_exclusive(write=False)
+    def get_where(self, memory_id: str, space: str, where: dict) -> dict[str, tuple[np.ndarray, dict[str, Any]]]:
+        """Stored vectors, with their metadata, whose metadata match a Chroma filter
+        (e.g. ``{"event": {"$in": ids}}``)."""
+        col = self._collection(memory_id, space)
+        if col is None or not where:
+            return {}
+        res = col.get(where=where, include=["embeddings", "metadatas"])
+        metas = res.get("metadatas") or [None] * len(res["ids"])
+        return {i: (np.asarray(e, dtype=np.float32), dict(m or {})) for i, e, m in zip(res["ids"], res["embeddings"], metas)}
+
     @_exclusive(write=True)
     def delete(self, memory_id: str, space: str, ids: Sequence[str] | None = None) -> None:
         """Delete vectors by id, or the whole space of that memory when ``ids`` is None.

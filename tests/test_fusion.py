@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from adamm.stores.fusion import blend, cosine, late_fusion, mean_pool, min_max, rrf
+from adamm.stores.fusion import blend, context_boost, cosine, late_fusion, mean_pool, min_max, part_similarity, rrf
 
 
 def test_late_fusion_renormalizes_over_present_modalities() -> None:
@@ -46,3 +46,25 @@ def test_blend_min_max_bm25() -> None:
     assert h["a"] == pytest.approx(0.63)
     assert h["b"] == pytest.approx(0.07 + 0.3)
     assert h["c"] == pytest.approx(0.0)
+
+
+def test_part_similarity_counts_the_best_part_half() -> None:
+    assert part_similarity(0.4) == pytest.approx(0.4)
+    assert part_similarity(0.4, [0.8, 0.1]) == pytest.approx(0.6)  # (0.8 + 0.4) / 2
+    assert part_similarity(0.4, [0.2]) == pytest.approx(0.4)  # a weaker part never lowers the whole
+    # a round matching throughout beats one whose single caption matches
+    assert part_similarity(0.7, [0.7]) > part_similarity(0.3, [0.9])
+
+
+def test_context_boost_lifts_a_conversation_by_its_best_event() -> None:
+    scores = {"a1": 0.030, "a2": 0.010, "b1": 0.025}
+    groups = {"a1": "A", "a2": "A", "a3": "A", "b1": "B"}
+    out = context_boost(scores, groups, weight=4.0)
+    assert out["a1"] == pytest.approx(0.030 + 4 * 0.030)
+    assert out["a3"] == pytest.approx(4 * 0.030)  # unscored, inherits its conversation's best
+    assert out["b1"] == pytest.approx(0.025 + 4 * 0.025)
+    # hand-checked: a2 (0.130) passes b1 (0.125), the other conversation's best match, which
+    # passes a3 (0.120), matched by nothing but its conversation
+    assert sorted(out, key=lambda k: -out[k]) == ["a1", "a2", "b1", "a3"]
+    assert context_boost(scores, groups, weight=0.0) == scores  # weight 0: own scores alone
+    assert context_boost({"x": 0.5}, {}, 4.0) == {"x": 0.5}  # no group: own score kept
