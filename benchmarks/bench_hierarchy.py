@@ -68,6 +68,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--batch", type=int, default=64)
     p.add_argument("--window", type=int, default=1000, help="rounds in the first / last measurement window")
     p.add_argument("--queries", type=int, default=40)
+    p.add_argument("--home", help="data directory to build in and keep (default: a temporary one, removed); "
+                                  "if it already holds the history, only the queries run")
     args = p.parse_args(argv)
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
@@ -77,14 +79,18 @@ def main(argv: list[str] | None = None) -> int:
     from adamm.nodes.context import Context
     from adamm.nodes.retrieval import event_locate, semantic_match
 
-    home = tempfile.mkdtemp(prefix="adamm-bench-hierarchy-")
+    home = args.home or tempfile.mkdtemp(prefix="adamm-bench-hierarchy-")
     ctx = Context(home=home, use_analytic=False)
     try:
         backends(ctx).text_encoder.encode(["warm up"])
         history = synthetic_rounds(args.rounds)
+        if backends(ctx).sql.count_rounds("bench") >= len(history):
+            history_built = True
+        else:
+            history_built = False
         per_batch: list[tuple[int, float]] = []  # (rounds, insert_hierarchy seconds)
         t0 = time.perf_counter()
-        for start in range(0, len(history), args.batch):
+        for start in range(0, 0 if history_built else len(history), args.batch):
             batch = history[start:start + args.batch]
             out = graph.invoke({"memory_id": "bench", "rounds": batch}, context=ctx)
             secs = sum(c.get("seconds", 0.0) for c in out["cost"] if c.get("node") == "insert_hierarchy")
@@ -101,15 +107,18 @@ def main(argv: list[str] | None = None) -> int:
             return sum(n for n, _ in batches) / max(1e-9, sum(s for _, s in batches))
 
         w = max(1, args.window // args.batch)
-        first, last = rate(per_batch[:w]), rate(per_batch[-w:])
         sql = backends(ctx).sql
         levels = {lv: len(sql.nodes("bench", lv)) for lv in ("event", "episode", "topic")}
         print(f"rounds               {len(history)}  (events {levels['event']}, episodes {levels['episode']}, "
               f"topics {levels['topic']})")
-        print(f"insert_hierarchy     first {w * args.batch}: {first:.1f} rounds/s   last {w * args.batch}: "
-              f"{last:.1f} rounds/s   per-round cost ratio last/first {first / last:.2f}")
-        print(f"insert_hierarchy     overall {rate(per_batch):.1f} rounds/s")
-        print(f"ingest graph         overall {len(history) / total_s:.1f} rounds/s")
+        if per_batch:
+            first, last = rate(per_batch[:w]), rate(per_batch[-w:])
+            print(f"insert_hierarchy     first {w * args.batch}: {first:.1f} rounds/s   last {w * args.batch}: "
+                  f"{last:.1f} rounds/s   per-round cost ratio last/first {first / last:.2f}")
+            print(f"insert_hierarchy     overall {rate(per_batch):.1f} rounds/s")
+            print(f"ingest graph         overall {len(history) / total_s:.1f} rounds/s")
+        else:
+            print(f"(history already in {home}: queries only)")
 
         rng = random.Random(1)
         lat: dict[str, list[float]] = {"SemanticMatch event": [], "SemanticMatch episode": [],
@@ -140,7 +149,8 @@ def main(argv: list[str] | None = None) -> int:
                   f"{statistics.median(cached[name]):5.1f} ms)  at {len(history)} rounds")
     finally:
         reset_backends()
-        shutil.rmtree(home, ignore_errors=True)
+        if not args.home:
+            shutil.rmtree(home, ignore_errors=True)
     return 0
 
 

@@ -111,8 +111,7 @@ def event_locate(ctx: Context | Any, memory_id: str, query: str, result_budget: 
     allowed = _allowed(b, memory_id, "event", time_range, within)
     ranked = _rank(ctx, b, memory_id, "event", query, allowed, mode or ctx.retrieval_mode)
     units = _units(b, memory_id, "event", ranked[:result_budget])
-    for unit in units:
-        unit.context = _around(b, memory_id, unit, window)
+    _add_context(b, memory_id, units, window)
     return units
 
 
@@ -307,7 +306,9 @@ def _units(b: Backends, memory_id: str, scope: str, ranked: list[tuple[str, floa
     if not ranked:
         return []
     recs = {n.node_id: n for n in b.sql.nodes(memory_id, scope, node_ids=[i for i, _ in ranked])}
-    texts = {u.unit_id: u.text for u in b.sql.units(memory_id, SPACE_OF_LEVEL[scope], [i for i, _ in ranked])}
+    # an event's unit text is its description; an episode's or topic's may be longer (its events' text)
+    texts = {} if scope == "event" else {
+        u.unit_id: u.text for u in b.sql.units(memory_id, SPACE_OF_LEVEL[scope], [i for i, _ in ranked])}
     out = []
     for node_id, score in ranked:
         rec = recs.get(node_id)
@@ -315,18 +316,18 @@ def _units(b: Backends, memory_id: str, scope: str, ranked: list[tuple[str, floa
             continue
         unit = _unit(rec, score, texts.get(node_id))
         if scope != "event":
-            unit.round_ids = [e.round_id for e in _events_under(b, memory_id, rec) if e.round_id]
+            unit.round_ids = _rounds_under(b, memory_id, rec)
         out.append(unit)
     return out
 
 
-def _events_under(b: Backends, memory_id: str, rec: Any) -> list[Any]:
-    """The first ``MAX_UNIT_ROUNDS`` events under an episode or topic, in history order: a
+def _rounds_under(b: Backends, memory_id: str, rec: Any) -> list[str]:
+    """The first ``MAX_UNIT_ROUNDS`` round ids under an episode or topic, in history order: a
     topic of a long history holds thousands, which no reader cites and reading cost seconds."""
     if rec.level == "episode":
-        return b.sql.nodes(memory_id, "event", parent_id=rec.node_id, limit=MAX_UNIT_ROUNDS)
-    episodes = b.sql.nodes(memory_id, "episode", parent_id=rec.node_id)
-    return b.sql.nodes(memory_id, "event", parent_ids=[ep.node_id for ep in episodes], limit=MAX_UNIT_ROUNDS) if episodes else []
+        return b.sql.child_rounds(memory_id, [rec.node_id], MAX_UNIT_ROUNDS)
+    episodes = b.sql.child_ids(memory_id, rec.node_id)
+    return b.sql.child_rounds(memory_id, episodes, MAX_UNIT_ROUNDS) if episodes else []
 
 
 def _unit(rec: Any, score: float, text: str | None = None) -> RetrievedUnit:
@@ -338,12 +339,25 @@ def _unit(rec: Any, score: float, text: str | None = None) -> RetrievedUnit:
     )
 
 
-def _around(b: Backends, memory_id: str, unit: RetrievedUnit, window: int) -> list[dict[str, Any]]:
-    if unit.first_order is None or window == 0:
-        return []
-    rounds = b.sql.get_rounds(memory_id, order_range=(unit.first_order - window, unit.first_order + window))
-    return [{"round_id": r.round_id, "order": r.order, "time": r.timestamp.isoformat() if r.timestamp else None,
-             "text": r.text} for r in rounds if r.order != unit.first_order]
+def _add_context(b: Backends, memory_id: str, units: list[RetrievedUnit], window: int) -> None:
+    """Each unit's surrounding rounds, all read in one query."""
+    orders = [u.first_order for u in units if u.first_order is not None]
+    if window == 0 or not orders:
+        return
+    lo, hi = min(orders) - window, max(orders) + window
+    wanted = {o for u in units if u.first_order is not None for o in range(u.first_order - window, u.first_order + window + 1)}
+    if len(wanted) * 4 < hi - lo:  # scattered units: only their windows, not the span between
+        rounds = b.sql.get_rounds(memory_id, orders=sorted(wanted))
+    else:
+        rounds = b.sql.get_rounds(memory_id, order_range=(lo, hi))
+    by_order = {r.order: r for r in rounds}
+    for unit in units:
+        if unit.first_order is None:
+            continue
+        unit.context = [{"round_id": r.round_id, "order": r.order, "time": r.timestamp.isoformat() if r.timestamp else None,
+                         "text": r.text}
+                        for o in range(unit.first_order - window, unit.first_order + window + 1)
+                        if o != unit.first_order and (r := by_order.get(o)) is not None]
 
 
 __all__ = ["RetrievedUnit", "children", "event_locate", "raw_rounds", "semantic_match", "EVENTS", "EPISODES"]

@@ -143,7 +143,11 @@ class BM25Index:
         if k <= 0:
             return []
         total = self._score_array(query)
-        hits = [(self._ids[i], float(total[i])) for i in np.flatnonzero(total > 0.0)]
+        positive = np.flatnonzero(total > 0.0)
+        if len(positive) > k:  # only the k best (and any tied with the k-th) need sorting
+            kth = np.partition(total[positive], len(positive) - k)[len(positive) - k]
+            positive = positive[total[positive] >= kth]
+        hits = [(self._ids[i], float(total[i])) for i in positive]
         hits.sort(key=lambda h: (-h[1], h[0]))
         return hits[:k]
 

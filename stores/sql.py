@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import re
 import threading
+import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -42,7 +43,9 @@ from sqlalchemy import (
     func,
     inspect,
     select,
+    update,
 )
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Engine
 from sqlalchemy.schema import CreateIndex
 from sqlalchemy.exc import IntegrityError
@@ -58,6 +61,7 @@ from adamm.stores.sql_models import (
     SchemaRecord,
     TableRecord,
     UnitRecord,
+    UnitVersionRecord,
     utcnow,
 )
 
@@ -263,12 +267,15 @@ class SqlStore:
         *,
         session_id: str | None = None,
         order_range: tuple[int, int] | None = None,
+        orders: Sequence[int] | None = None,
         only_pending: bool = False,
     ) -> list[Round]:
         """Rounds of one memory in history order, optionally narrowed."""
         q = select(RoundRecord).where(RoundRecord.memory_id == memory_id)
         if round_ids is not None:
             q = q.where(RoundRecord.round_id.in_(list(round_ids)))  # type: ignore[attr-defined]
+        if orders is not None:
+            q = q.where(RoundRecord.order.in_(list(orders)))  # type: ignore[attr-defined]
         if session_id is not None:
             q = q.where(RoundRecord.session_id == session_id)
         if order_range is not None:
@@ -360,6 +367,7 @@ class SqlStore:
                 rec = old.get(unit_id) or UnitRecord(memory_id=memory_id, space=space, unit_id=unit_id)
                 rec.text, rec.meta, rec.updated_at = text, dict(meta), utcnow()
                 s.add(rec)
+            self._touch_units(s, memory_id, space)
 
     def delete_units(self, memory_id: str, space: str, unit_ids: Sequence[str] | None = None) -> None:
         q = delete(UnitRecord).where(UnitRecord.memory_id == memory_id, UnitRecord.space == space)
@@ -367,6 +375,22 @@ class SqlStore:
             q = q.where(UnitRecord.unit_id.in_(list(unit_ids)))  # type: ignore[attr-defined]
         with self.session() as s:
             s.execute(q)
+            self._touch_units(s, memory_id, space)
+
+    def _touch_units(self, s: Session, memory_id: str, space: str) -> None:
+        """A new version token for the space, in the writer's transaction (an upsert, so two
+        writers creating the first token at once do not collide)."""
+        token = uuid.uuid4().hex
+        dialect = self.engine.dialect.name
+        if dialect in ("sqlite", "postgresql"):
+            insert = (sqlite if dialect == "sqlite" else postgresql).insert(UnitVersionRecord)
+            s.execute(insert.values(memory_id=memory_id, space=space, token=token).on_conflict_do_update(
+                index_elements=["memory_id", "space"], set_={"token": token}))
+            return
+        done = s.execute(update(UnitVersionRecord).where(UnitVersionRecord.memory_id == memory_id, UnitVersionRecord.space == space)
+                         .values(token=token)).rowcount
+        if not done:
+            s.add(UnitVersionRecord(memory_id=memory_id, space=space, token=token))
 
     def units(self, memory_id: str, space: str, unit_ids: Sequence[str] | None = None) -> list[UnitRecord]:
         q = select(UnitRecord).where(UnitRecord.memory_id == memory_id, UnitRecord.space == space)
@@ -381,6 +405,11 @@ class SqlStore:
     def units_version(self, memory_id: str, space: str) -> str:
         """A cheap fingerprint that changes whenever a unit of the space is added, changed or removed."""
         with self.session() as s:
+            token = s.execute(select(UnitVersionRecord.token).where(
+                UnitVersionRecord.memory_id == memory_id, UnitVersionRecord.space == space)).scalar_one_or_none()
+            if token is not None:
+                return token
+            # a space last written before version tokens existed: count it (slow, until its next write)
             n, last, newest = s.execute(
                 select(func.count(UnitRecord.id), func.max(UnitRecord.id), func.max(UnitRecord.updated_at)).where(
                     UnitRecord.memory_id == memory_id, UnitRecord.space == space
@@ -435,9 +464,11 @@ class SqlStore:
         q = select(NodeRecord).where(NodeRecord.memory_id == memory_id)
         if parent_ids is not None:
             q = q.where(NodeRecord.parent_id.in_(list(parent_ids)))  # type: ignore[attr-defined]
-        if level is not None:
+        level_in_sql = level is not None and (node_ids is None or limit is not None)
+        if level_in_sql:
             q = q.where(NodeRecord.level == level)
         if node_ids is not None:
+            # by id alone, so the (memory, node id) index is used, not a scan of the level
             q = q.where(NodeRecord.node_id.in_(list(node_ids)))  # type: ignore[attr-defined]
         if parent_id is not None:
             q = q.where(NodeRecord.parent_id == parent_id)
@@ -446,6 +477,23 @@ class SqlStore:
         q = q.order_by(NodeRecord.first_order, NodeRecord.id)
         if limit is not None:
             q = q.limit(max(0, int(limit)))
+        with self.session() as s:
+            found = list(s.execute(q).scalars())
+        return found if level is None or level_in_sql else [n for n in found if n.level == level]
+
+    def child_ids(self, memory_id: str, parent_id: str) -> list[str]:
+        """Node ids of one node's children (a topic's episodes), without their text."""
+        q = select(NodeRecord.node_id).where(NodeRecord.memory_id == memory_id, NodeRecord.parent_id == parent_id)
+        with self.session() as s:
+            return list(s.execute(q).scalars())
+
+    def child_rounds(self, memory_id: str, parent_ids: Sequence[str], limit: int) -> list[str]:
+        """Round ids of the events under the given episodes, the first ``limit`` in history
+        order - the light read a retrieved episode or topic unit needs."""
+        q = (select(NodeRecord.round_id).where(NodeRecord.memory_id == memory_id,
+                                               NodeRecord.parent_id.in_(list(parent_ids)),  # type: ignore[attr-defined]
+                                               NodeRecord.round_id.is_not(None))  # type: ignore[union-attr]
+             .order_by(NodeRecord.first_order, NodeRecord.id).limit(max(0, int(limit))))
         with self.session() as s:
             return list(s.execute(q).scalars())
 
@@ -786,7 +834,8 @@ class SqlStore:
         for info in self.tables(memory_id):
             self.drop_table(memory_id, info.name)
         with self.session() as s:
-            for model in (RoundRecord, ObservationRecord, AttributeSetRecord, AttributeRecord, SchemaRecord, NodeRecord, UnitRecord):
+            for model in (RoundRecord, ObservationRecord, AttributeSetRecord, AttributeRecord, SchemaRecord, NodeRecord, UnitRecord,
+                          UnitVersionRecord):
                 s.execute(delete(model).where(model.memory_id == memory_id))
 
     # -- internals --------------------------------------------------------------------------

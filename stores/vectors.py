@@ -205,9 +205,7 @@ class VectorStore:
         col = self._collection(memory_id, space)
         if col is None or k <= 0:
             return []
-        n = min(int(k), col.count())
-        if n == 0:
-            return []
+        n = int(k)  # Chroma caps it at the collection's size (no count() round trip per query)
         q = _as_matrix([vector] if np.ndim(vector) == 1 else vector, space)
         if q.shape[0] != 1:
             raise ValueError(f"query takes one vector, got {q.shape[0]} for space {space!r}")

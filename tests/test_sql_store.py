@@ -251,8 +251,18 @@ def test_observations_schemas_attribute_sets_nodes_units(store: SqlStore) -> Non
     assert len({v0, v1, v2}) == 3
     assert store.unit_corpus("alice", "rounds") == [("r0", "hello there"), ("r1", "general grievous")]
     assert store.unit_corpus("bob", "rounds") == []
+    assert store.units_version("alice", "rounds") == v2  # reading does not move it
+    assert store.units_version("bob", "rounds") != v2  # nor does another memory's space share it
     store.delete_units("alice", "rounds", ["r0"])
     assert store.count_units("alice") == 1
+    assert store.units_version("alice", "rounds") not in {v0, v1, v2}  # a deletion is a new version
 
     stats = store.stats("alice")
     assert stats["observations"] == 1 and stats["schemas"] == 1 and stats["events"] == 1 and stats["episodes"] == 1
+    # light reads: a node's children and the rounds under episodes, in history order
+    store.put_nodes("alice", [NodeRecord(memory_id="alice", node_id="ev:r1", level="event", parent_id="ep:1",
+                                         round_id="r1", first_order=1)])
+    assert store.child_rounds("alice", ["ep:1"], limit=5) == ["r0", "r1"]
+    assert store.child_rounds("alice", ["ep:1"], limit=1) == ["r0"]
+    assert sorted(store.child_ids("alice", "ep:1")) == ["ev:r0", "ev:r1"]
+    assert [n.node_id for n in store.nodes("alice", "event", node_ids=["ev:r1", "ep:1"])] == ["ev:r1"]  # level still applies
