@@ -207,8 +207,8 @@ def _score_events(ctx: Context, b: Backends, memory_id: str, query: str, caption
                 pools.append(list(dict.fromkeys(h.metadata["event"] for h in hits if h.metadata.get("event"))))
     if index is not None:
         pools.append([i for i, _ in index.search(query, len(index) if wide else POOL)])
-    if allowed is not None:
-        pools = [[i for i in pool if i in allowed] for pool in pools]
+    if allowed is not None:  # a wide scope would otherwise score all of it
+        pools = [[i for i in pool if i in allowed][:POOL] for pool in pools]
     # the pools' own fusion picks the conversations to read whole; scores come after, once
     prelim = dict(rrf(pools, k=ctx.rrf_k))
     if not prelim:

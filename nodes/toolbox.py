@@ -159,14 +159,23 @@ def run_call(ctx: Context, memory_id: str, tool: str, args: _Args, budget: int) 
         res = analytic.rank(sql, memory_id, args.table, args.target, args.order, _filters(args.column_filters),
                             min(args.result_budget, budget))
         return _row_units(sql, memory_id, res), _summary(res)
-    if isinstance(args, SemanticMatchArgs):
-        found = semantic_match(ctx, memory_id, args.query, args.scope, min(args.result_budget, budget),
-                               time_range=_range(args.start, args.end), within=args.within)
-        return [_retrieved_unit(u, "SemanticMatch") for u in found], {"units": len(found), "matched": len(found)}
-    if isinstance(args, EventLocateArgs):
-        found = event_locate(ctx, memory_id, args.query, min(args.result_budget, budget), args.window,
-                             time_range=_range(args.start, args.end))
-        return [_retrieved_unit(u, "EventLocate") for u in found], {"units": len(found), "matched": len(found)}
+    if isinstance(args, (SemanticMatchArgs, EventLocateArgs)):
+        def search(time_range: tuple[datetime | None, datetime | None] | None) -> list[Any]:
+            if isinstance(args, SemanticMatchArgs):
+                return semantic_match(ctx, memory_id, args.query, args.scope, min(args.result_budget, budget),
+                                      time_range=time_range, within=args.within)
+            return event_locate(ctx, memory_id, args.query, min(args.result_budget, budget), args.window,
+                                time_range=time_range)
+
+        time_range = _range(args.start, args.end)
+        found = search(time_range)
+        summary: dict[str, Any] = {"units": len(found), "matched": len(found)}
+        if not found and time_range is not None:
+            # nothing was said in the period: the question's date may be when the thing happened
+            # ("a snowy day last year"), not when it was talked about, so search all of it
+            found = search(None)
+            summary = {"units": len(found), "matched": len(found), "scope_widened": True}
+        return [_retrieved_unit(u, type(args).__name__.removesuffix("Args")) for u in found], summary
     raise ToolError(f"no runner for {type(args).__name__}")  # unreachable: validate_call gates the names
 
 

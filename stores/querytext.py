@@ -70,9 +70,14 @@ def sequence_sides(question: str) -> tuple[str, str] | None:
     return (a, b) if len(a) >= 3 and len(b) >= 3 else None
 
 
+_IMAGE_MARK_RE = re.compile(r"\s\[image\]\s")
+
+
 def split_image_caption(query: str) -> tuple[str, str | None]:
-    """``(text, caption)``: the query's own text and its image's caption (None without one)."""
-    text, mark, caption = query.partition(IMAGE_MARK)
-    if not mark or not caption.strip():
+    """``(text, caption)``: the query's own text and its image's caption (None without one).
+    The mark is found after any whitespace, so a query whose spaces were collapsed (the rules
+    planner's) keeps its caption."""
+    m = _IMAGE_MARK_RE.search(query)
+    if m is None or not query[m.end():].strip():
         return query, None
-    return text, caption.strip()
+    return query[:m.start()].rstrip(), query[m.end():].strip()

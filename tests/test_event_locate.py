@@ -97,3 +97,20 @@ def test_forgetting_a_round_removes_its_part_vectors(home) -> None:
     forget(ctx, "m", round_ids=["garden-1"])
     assert vectors.get("m", PARTS_SPACE, parts) == {}
     assert "garden-1" not in ranked(ctx, "another shot of the dahlia from the side", budget=5)
+
+
+def test_a_period_with_nothing_said_in_it_widens_the_search(home) -> None:
+    from adamm.nodes.toolbox import run_call, validate_call
+
+    ctx = Context(use_analytic=False)
+    ingest.invoke({"memory_id": "m", "rounds": HISTORY}, context=ctx)
+    # "the dahlia I saw last year": nothing was said in 2024, though the dahlia was talked about
+    args = validate_call(ctx, "EventLocate", {"query": "the red dahlia on the trail", "result_budget": 3, "window": 0,
+                                              "start": "2024-01-01", "end": "2024-12-31"})
+    units, summary = run_call(ctx, "m", "EventLocate", args, budget=10)
+    assert summary.get("scope_widened") is True and units and units[0]["round_ids"] == ["garden-0"]
+    # a period that holds rounds is kept as the scope
+    args = validate_call(ctx, "EventLocate", {"query": "the red dahlia on the trail", "result_budget": 3, "window": 0,
+                                              "start": "2025-05-10", "end": "2025-05-31"})
+    units, summary = run_call(ctx, "m", "EventLocate", args, budget=10)
+    assert "scope_widened" not in summary and all(not u["round_ids"][0].startswith("garden") for u in units)

@@ -38,3 +38,5 @@ def test_split_image_caption() -> None:
         "What flower is this?", "Purple bell-shaped flowers")
     assert split_image_caption("What flower is this?") == ("What flower is this?", None)
     assert split_image_caption("What is it?\n[image]  ") == ("What is it?\n[image]  ", None)
+    # spaces collapsed (as the rules planner's retrieval query has them): still found
+    assert split_image_caption("What flower is this? [image] Purple flowers") == ("What flower is this?", "Purple flowers")
