@@ -57,6 +57,8 @@ MAX_UNIT_ROUNDS = 100
 CONTEXT_GROUPS = 5
 #: Rounds of one conversation scored at most (those nearest its best match).
 MAX_GROUP_ROUNDS = 200
+#: A scope (time range, episode) of at most this many events is scored whole.
+DIRECT_SCORE_LIMIT = 1000
 #: RRF constant fusing a sequence question's whole ranking with its two sides' rankings.
 SIDES_RRF_K = 10
 EVENT_PREFIX = "ev:"
@@ -195,28 +197,33 @@ def _score_events(ctx: Context, b: Backends, memory_id: str, query: str, caption
     qv = b.text_encoder.encode_one(query) if dense_on else None
     cv = b.text_encoder.encode_one(caption) if dense_on and caption else None
     index = b.keywords.get(memory_id, EVENTS) if bm25_on else None
-    wide = allowed is not None  # a narrowed search reads the whole space, then keeps the allowed
-    pools: list[list[str]] = []
-    if qv is not None:
-        n = b.vectors.count(memory_id, text_space(EVENTS)) if wide else POOL
-        pools.append([h.id for h in b.vectors.query(memory_id, text_space(EVENTS), qv, n)])
-        for v in (qv, cv):
-            if v is not None:
-                n = b.vectors.count(memory_id, PARTS_SPACE) if wide else POOL
-                hits = b.vectors.query(memory_id, PARTS_SPACE, v, n)
-                pools.append(list(dict.fromkeys(h.metadata["event"] for h in hits if h.metadata.get("event"))))
-    if index is not None:
-        pools.append([i for i, _ in index.search(query, len(index) if wide else POOL)])
-    if allowed is not None:  # a wide scope would otherwise score all of it
-        pools = [[i for i in pool if i in allowed][:POOL] for pool in pools]
-    # the pools' own fusion picks the conversations to read whole; scores come after, once
-    prelim = dict(rrf(pools, k=ctx.rrf_k))
+    if allowed is not None and len(allowed) <= DIRECT_SCORE_LIMIT:
+        # a narrow scope (a month, an episode) is scored whole: cheaper than searching the
+        # memory for the few of its nearest that fall inside
+        prelim = _own_scores(ctx, b, memory_id, sorted(allowed), query, qv, cv, index)
+    else:
+        pools: list[list[str]] = []
+        # a wide scope reads deeper, so about POOL of each ranking still fall inside
+        depth = POOL if allowed is None else POOL * max(1, -(-len(b.keywords.get(memory_id, EVENTS)) // max(1, len(allowed))))
+        if qv is not None:
+            pools.append([h.id for h in b.vectors.query(memory_id, text_space(EVENTS), qv, depth)])
+            for v in (qv, cv):
+                if v is not None:
+                    hits = b.vectors.query(memory_id, PARTS_SPACE, v, depth)
+                    pools.append(list(dict.fromkeys(h.metadata["event"] for h in hits if h.metadata.get("event"))))
+        if index is not None:
+            pools.append([i for i, _ in index.search(query, depth)])
+        if allowed is not None:
+            pools = [[i for i in pool if i in allowed][:POOL] for pool in pools]
+        # the pools' own fusion picks the conversations to read whole; scores come after, once
+        prelim = dict(rrf(pools, k=ctx.rrf_k))
     if not prelim:
         return []
     sessions = {r: v for r, v in b.sql.round_sessions(memory_id, [c[len(EVENT_PREFIX):] for c in prelim]).items()
                 if v[0] != NO_SESSION}  # rounds logged without a conversation get no context
     events = set(prelim)
-    if ctx.context_weight > 0:
+    scored_whole = allowed is not None and len(allowed) <= DIRECT_SCORE_LIMIT
+    if ctx.context_weight > 0 and not scored_whole:
         best: dict[str, float] = {}
         for event, score in prelim.items():
             sid = sessions.get(event[len(EVENT_PREFIX):], (None,))[0]
@@ -230,7 +237,7 @@ def _score_events(ctx: Context, b: Backends, memory_id: str, query: str, caption
                 extra &= allowed
             sessions.update({r: members[r] for r in (e[len(EVENT_PREFIX):] for e in extra)})
             events |= extra
-    own = _own_scores(ctx, b, memory_id, sorted(events), query, qv, cv, index)
+    own = prelim if scored_whole else _own_scores(ctx, b, memory_id, sorted(events), query, qv, cv, index)
     group_of = {e: sessions[e[len(EVENT_PREFIX):]][0] for e in own if e[len(EVENT_PREFIX):] in sessions}
     final = context_boost(own, group_of, ctx.context_weight)
     return sorted(final.items(), key=lambda kv: (-kv[1], kv[0]))
@@ -257,6 +264,8 @@ def _nearest_members(members: dict[str, tuple[str, int]], sessions: dict[str, tu
 def _own_scores(ctx: Context, b: Backends, memory_id: str, events: list[str], query: str, qv: np.ndarray | None,
                 cv: np.ndarray | None, index: Any) -> dict[str, float]:
     """RRF (over ``events`` only) of the dense, BM25 and caption rankings."""
+    if not events:
+        return {}
     rankings: list[list[str]] = []
     if qv is not None:
         whole = {i: float(v @ qv) for i, v in b.vectors.get(memory_id, text_space(EVENTS), events).items()}
@@ -287,16 +296,13 @@ def _allowed(b: Backends, memory_id: str, scope: str, time_range: tuple[datetime
     """Node ids a narrowed search may return, or None for no narrowing."""
     if time_range is None and within is None:
         return None
-    nodes = b.sql.nodes(memory_id, scope)
+    parents = None
     if within is not None:
-        parents = {within}
+        parents = [within]
         if scope == "event" and within.startswith("tp:"):
-            parents = {n.node_id for n in b.sql.nodes(memory_id, "episode", parent_id=within)}
-        nodes = [n for n in nodes if n.parent_id in parents]
-    if time_range is not None:
-        lo, hi = time_range
-        nodes = [n for n in nodes if (hi is None or (n.start_time or datetime.min) <= hi) and (lo is None or (n.end_time or datetime.max) >= lo)]
-    return {n.node_id for n in nodes}
+            parents = b.sql.node_ids(memory_id, "episode", parent_ids=[within])
+    lo, hi = time_range if time_range is not None else (None, None)
+    return set(b.sql.node_ids(memory_id, scope, parent_ids=parents, starts_by=hi, ends_from=lo))
 
 
 # -- shaping results --------------------------------------------------------------------------

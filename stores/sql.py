@@ -38,6 +38,7 @@ from sqlalchemy import (
     UniqueConstraint,
     and_,
     create_engine,
+    or_,
     delete,
     event,
     func,
@@ -480,6 +481,21 @@ class SqlStore:
         with self.session() as s:
             found = list(s.execute(q).scalars())
         return found if level is None or level_in_sql else [n for n in found if n.level == level]
+
+    def node_ids(self, memory_id: str, level: str, *, parent_ids: Sequence[str] | None = None,
+                 starts_by: datetime | None = None, ends_from: datetime | None = None) -> list[str]:
+        """Ids of a level's nodes, optionally under given parents and overlapping a time range
+        (starting by ``starts_by``, ending from ``ends_from``; a node without times overlaps
+        everything) - the light read that narrows a search, without the nodes' text."""
+        q = select(NodeRecord.node_id).where(NodeRecord.memory_id == memory_id, NodeRecord.level == level)
+        if parent_ids is not None:
+            q = q.where(NodeRecord.parent_id.in_(list(parent_ids)))  # type: ignore[attr-defined]
+        if starts_by is not None:
+            q = q.where(or_(NodeRecord.start_time.is_(None), NodeRecord.start_time <= starts_by))  # type: ignore[union-attr]
+        if ends_from is not None:
+            q = q.where(or_(NodeRecord.end_time.is_(None), NodeRecord.end_time >= ends_from))  # type: ignore[union-attr]
+        with self.session() as s:
+            return list(s.execute(q).scalars())
 
     def child_ids(self, memory_id: str, parent_id: str) -> list[str]:
         """Node ids of one node's children (a topic's episodes), without their text."""

@@ -4,6 +4,8 @@ event's part vectors go when its round is forgotten."""
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from adamm.forget import forget
 from adamm.graphs.ingest import graph as ingest
 from adamm.nodes.backends import backends
@@ -114,3 +116,22 @@ def test_a_period_with_nothing_said_in_it_widens_the_search(home) -> None:
                                               "start": "2025-05-10", "end": "2025-05-31"})
     units, summary = run_call(ctx, "m", "EventLocate", args, budget=10)
     assert "scope_widened" not in summary and all(not u["round_ids"][0].startswith("garden") for u in units)
+
+
+def test_a_scope_gives_the_same_events_scored_whole_or_searched(home, monkeypatch) -> None:
+    import adamm.nodes.retrieval as retrieval
+
+    ctx = Context(use_analytic=False)
+    ingest.invoke({"memory_id": "m", "rounds": HISTORY + DISTRACTORS}, context=ctx)
+    may = (datetime(2025, 5, 1), datetime(2025, 5, 31, 23, 59))
+
+    def scoped() -> list[str]:
+        return [u.round_ids[0] for u in event_locate(ctx, "m", "photos of the red flower", result_budget=5, window=0,
+                                                     time_range=may)]
+
+    whole = scoped()  # a small scope: every event in it is scored
+    monkeypatch.setattr(retrieval, "DIRECT_SCORE_LIMIT", 0)  # as if the scope were large: searched, then kept
+    searched = scoped()
+    in_may = {r["round_id"] for r in HISTORY}  # the distractors are in June
+    assert whole and set(whole) <= in_may and set(searched) <= in_may
+    assert whole[0] == searched[0] == "garden-0"
