@@ -47,6 +47,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.dialects import postgresql, sqlite
+from filelock import FileLock
 from sqlalchemy.engine import Engine
 from sqlalchemy.schema import CreateIndex
 from sqlalchemy.exc import IntegrityError
@@ -194,9 +195,16 @@ class SqlStore:
                 conn.exec_driver_sql("SELECT pg_advisory_xact_lock(7236115905231004001)")
                 SQLModel.metadata.create_all(conn)
                 _add_missing_indexes(conn)
+        elif url.startswith("sqlite:///") and not url.startswith("sqlite:///:memory:"):
+            # Processes opening a fresh SQLite file at once race the same way ("table already
+            # exists"): a lock file beside the database lets one create while the rest wait.
+            with FileLock(str(Path(url[len("sqlite:///"):]).expanduser()) + ".schema.lock", timeout=120):
+                with self.engine.begin() as conn:
+                    SQLModel.metadata.create_all(conn)
+                    _add_missing_indexes(conn)
         else:
-            SQLModel.metadata.create_all(self.engine)
             with self.engine.begin() as conn:
+                SQLModel.metadata.create_all(conn)
                 _add_missing_indexes(conn)
         self._induced = MetaData()
         self._lock = threading.RLock()
