@@ -2,7 +2,7 @@
 
     python benchmarks/bench_recall.py [--data DIR|FILE] [--limit N] [--questions N] [--rounds N]
                                       [--systems dense,bm25,hybrid,adamm] [--json OUT]
-                                      [--no-query-caption] [--home DIR] [--no-progress]
+                                      [--no-query-caption] [--no-sessions] [--home DIR] [--no-progress]
 
 Every scenario file is its own memory (memory id = file stem), ingested once through the ingest
 graph (analytic steps off) into a fresh temporary data directory that all systems then share, so
@@ -277,6 +277,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--json", dest="json_out", help="write config, per-scenario, summary and per-question records")
     p.add_argument("--no-query-caption", action="store_true",
                    help="text-only queries: do not append the question image's caption")
+    p.add_argument("--no-sessions", action="store_true",
+                   help="withhold the rounds' session ids (as a history logged without them): EventLocate's "
+                        "context then comes from the hierarchy's episodes")
     p.add_argument("--home", help="data directory to use and keep (default: a temporary one, removed)")
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
     args = p.parse_args(argv)
@@ -300,6 +303,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from adamm.formats import load
     from adamm.nodes.backends import backends
     from adamm.nodes.context import Context
+    from adamm.stores.records import Round
 
     files = scenario_files(data, args.limit)
     if not files:
@@ -308,6 +312,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     scenarios = [load(f).scenarios[0] for f in files]
     for s, f in zip(scenarios, files):
         s.name = f.stem  # memory id = file stem
+        if args.no_sessions:
+            s.rounds = [r.model_copy(update={"session_id": Round.model_fields["session_id"].default}) for r in s.rounds]
         if args.rounds > 0:
             s.rounds = s.rounds[:args.rounds]
             kept = {r.round_id for r in s.rounds}
@@ -351,6 +357,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.json_out:
         doc = {
             "config": {"data": str(data), "files": [f.name for f in files], "k": K, "batch": BATCH,
+                       "session_ids": not args.no_sessions,
                        "systems": list(searchers), "skipped": skipped,
                        "query_image_caption": not args.no_query_caption,
                        "questions_per_scenario": args.questions or None,

@@ -22,7 +22,9 @@ gets 82.6 and EventLocate 87.9; each "without" figure is EventLocate minus that 
    of it") share no words with the question. The hierarchy's episodes, which split a
    conversation further, did worse as the context (about 0.5 lower), as did every softer use
    of them tried before (episode centroid in the dense score, episode ranking as a third RRF
-   list, neighbour smoothing). Rounds logged without a session get no context.
+   list, neighbour smoothing) - but for rounds logged without a session id, their episode is
+   the context (recall 87.0 against 83.3 with no context, when the split's session ids are
+   withheld).
 3. *Sequence questions* ("did A happen before B?") are also located side by side and the
    three rankings fused, so the second event's conversation is not crowded out (temporal
    questions 78.4 -> 79.9).
@@ -62,7 +64,7 @@ DIRECT_SCORE_LIMIT = 1000
 #: RRF constant fusing a sequence question's whole ranking with its two sides' rankings.
 SIDES_RRF_K = 10
 EVENT_PREFIX = "ev:"
-#: The session id of rounds given without one: not a conversation, so no context.
+#: The session id of rounds given without one: not a conversation, so their episode stands in.
 NO_SESSION = Round.model_fields["session_id"].default
 
 
@@ -219,46 +221,62 @@ def _score_events(ctx: Context, b: Backends, memory_id: str, query: str, caption
         prelim = dict(rrf(pools, k=ctx.rrf_k))
     if not prelim:
         return []
-    sessions = {r: v for r, v in b.sql.round_sessions(memory_id, [c[len(EVENT_PREFIX):] for c in prelim]).items()
-                if v[0] != NO_SESSION}  # rounds logged without a conversation get no context
+    group_of, orders = _conversations(b, memory_id, list(prelim))
     events = set(prelim)
     scored_whole = allowed is not None and len(allowed) <= DIRECT_SCORE_LIMIT
     if ctx.context_weight > 0 and not scored_whole:
-        best: dict[str, float] = {}
+        best: dict[str, tuple[float, str]] = {}
         for event, score in prelim.items():
-            sid = sessions.get(event[len(EVENT_PREFIX):], (None,))[0]
-            if sid is not None and score > best.get(sid, float("-inf")):
-                best[sid] = score
-        top_groups = sorted(best, key=lambda g: (-best[g], g))[:CONTEXT_GROUPS]
-        if top_groups:
-            members = _nearest_members(b.sql.round_sessions(memory_id, session_ids=top_groups), sessions, prelim)
-            extra = {EVENT_PREFIX + r for r in members} - events
-            if allowed is not None:
-                extra &= allowed
-            sessions.update({r: members[r] for r in (e[len(EVENT_PREFIX):] for e in extra)})
-            events |= extra
+            g = group_of.get(event)
+            if g is not None and score > best.get(g, (float("-inf"), ""))[0]:
+                best[g] = (score, event)
+        top = sorted(best, key=lambda g: (-best[g][0], g))[:CONTEXT_GROUPS]
+        members = _members(b, memory_id, {g: orders.get(best[g][1], 0) for g in top})
+        extra = set(members) - events
+        if allowed is not None:
+            extra &= allowed
+        group_of.update({e: members[e] for e in extra})
+        events |= extra
     own = prelim if scored_whole else _own_scores(ctx, b, memory_id, sorted(events), query, qv, cv, index)
-    group_of = {e: sessions[e[len(EVENT_PREFIX):]][0] for e in own if e[len(EVENT_PREFIX):] in sessions}
-    final = context_boost(own, group_of, ctx.context_weight)
+    final = context_boost(own, {e: g for e, g in group_of.items() if e in own}, ctx.context_weight)
     return sorted(final.items(), key=lambda kv: (-kv[1], kv[0]))
 
 
-def _nearest_members(members: dict[str, tuple[str, int]], sessions: dict[str, tuple[str, int]],
-                     own: dict[str, float]) -> dict[str, tuple[str, int]]:
-    """A conversation's rounds, at most ``MAX_GROUP_ROUNDS`` of them - those nearest its best
-    match in history order - so a history logged as one endless session stays cheap."""
-    by_group: dict[str, list[str]] = {}
-    for rid, (sid, _) in members.items():
-        by_group.setdefault(sid, []).append(rid)
-    kept: dict[str, tuple[str, int]] = {}
-    for sid, rids in by_group.items():
-        if len(rids) > MAX_GROUP_ROUNDS:
-            anchor = max((e for e in own if sessions.get(e[len(EVENT_PREFIX):], (None,))[0] == sid),
-                         key=lambda e: own[e])
-            at = sessions[anchor[len(EVENT_PREFIX):]][1]
-            rids = sorted(rids, key=lambda r: (abs(members[r][1] - at), members[r][1]))[:MAX_GROUP_ROUNDS]
-        kept.update({r: members[r] for r in rids})
-    return kept
+def _conversations(b: Backends, memory_id: str, events: list[str]) -> tuple[dict[str, str], dict[str, int]]:
+    """Each event's conversation - its session (``s:<id>``), or for a round logged without
+    one, its episode (``e:<id>``) - and each event's order in the history."""
+    rounds = b.sql.round_sessions(memory_id, [e[len(EVENT_PREFIX):] for e in events])
+    group_of: dict[str, str] = {}
+    lonely: list[str] = []
+    for e in events:
+        sid = rounds.get(e[len(EVENT_PREFIX):], (None,))[0]
+        if sid is not None and sid != NO_SESSION:
+            group_of[e] = f"s:{sid}"
+        else:
+            lonely.append(e)
+    if lonely:
+        group_of.update({e: f"e:{p}" for e, p in b.sql.parents(memory_id, lonely).items() if p})
+    orders = {EVENT_PREFIX + r: order for r, (_, order) in rounds.items()}
+    return group_of, orders
+
+
+def _members(b: Backends, memory_id: str, anchors: dict[str, int]) -> dict[str, str]:
+    """Every event of the given conversations (``group -> order of its best match``), at most
+    ``MAX_GROUP_ROUNDS`` of each - a session's nearest its best match, an episode's first - so
+    a history logged as one endless session stays cheap."""
+    out: dict[str, str] = {}
+    sessions = [g[2:] for g in anchors if g.startswith("s:")]
+    by_session: dict[str, list[tuple[str, int]]] = {}
+    for rid, (sid, order) in (b.sql.round_sessions(memory_id, session_ids=sessions).items() if sessions else ()):
+        by_session.setdefault(sid, []).append((rid, order))
+    for sid, rounds in by_session.items():
+        at = anchors[f"s:{sid}"]
+        rounds.sort(key=lambda ro: (abs(ro[1] - at), ro[1]))
+        out.update({EVENT_PREFIX + rid: f"s:{sid}" for rid, _ in rounds[:MAX_GROUP_ROUNDS]})
+    for g in anchors:
+        if g.startswith("e:"):
+            out.update({EVENT_PREFIX + rid: g for rid in b.sql.child_rounds(memory_id, [g[2:]], MAX_GROUP_ROUNDS)})
+    return out
 
 
 def _own_scores(ctx: Context, b: Backends, memory_id: str, events: list[str], query: str, qv: np.ndarray | None,

@@ -505,6 +505,13 @@ class SqlStore:
         with self.session() as s:
             return list(s.execute(q).scalars())
 
+    def parents(self, memory_id: str, node_ids: Sequence[str]) -> dict[str, str | None]:
+        """``node_id -> parent_id`` for the given nodes."""
+        q = select(NodeRecord.node_id, NodeRecord.parent_id).where(
+            NodeRecord.memory_id == memory_id, NodeRecord.node_id.in_(list(node_ids)))  # type: ignore[attr-defined]
+        with self.session() as s:
+            return {n: p for n, p in s.execute(q)}
+
     def child_ids(self, memory_id: str, parent_id: str) -> list[str]:
         """Node ids of one node's children (a topic's episodes), without their text."""
         q = select(NodeRecord.node_id).where(NodeRecord.memory_id == memory_id, NodeRecord.parent_id == parent_id)

@@ -135,3 +135,22 @@ def test_a_scope_gives_the_same_events_scored_whole_or_searched(home, monkeypatc
     in_may = {r["round_id"] for r in HISTORY}  # the distractors are in June
     assert whole and set(whole) <= in_may and set(searched) <= in_may
     assert whole[0] == searched[0] == "garden-0"
+
+
+def test_without_session_ids_the_episode_is_the_conversation(home) -> None:
+    from adamm.nodes.backends import backends as stores
+    from adamm.nodes.retrieval import _conversations
+
+    unlogged = [{k: v for k, v in r.items() if k != "session_id"} for r in HISTORY + DISTRACTORS]
+    ctx = Context(use_analytic=False)
+    ingest.invoke({"memory_id": "m", "rounds": unlogged}, context=ctx)
+    groups, _ = _conversations(stores(ctx), "m", ["ev:kitchen-0", "ev:kitchen-2", "ev:workshop-0"])
+    assert all(g.startswith("e:ep:") for g in groups.values()) and len(groups) == 3
+    assert groups["ev:kitchen-0"] != groups["ev:workshop-0"]  # days apart: different episodes
+    question = "How many Bishop of Llandaff photos did I share? Please answer using an Arabic numeral."
+    with_context, alone = ranked(ctx, question, 20), ranked(Context(use_analytic=False, context_weight=0.0), question, 20)
+    assert groups["ev:kitchen-0"] == groups["ev:kitchen-2"]  # one afternoon on one theme: one episode
+    # the cake conversation's weak round rides on its strong one, as with sessions
+    assert with_context.index("kitchen-2") < with_context.index("workshop-0")
+    assert alone.index("workshop-0") < alone.index("kitchen-2")
+    assert with_context[0] == "garden-0"
