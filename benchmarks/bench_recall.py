@@ -303,7 +303,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from adamm.formats import load
     from adamm.nodes.backends import backends
     from adamm.nodes.context import Context
-    from adamm.stores.records import Round
+    from adamm.stores.records import DEFAULT_SESSION
 
     files = scenario_files(data, args.limit)
     if not files:
@@ -313,7 +313,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for s, f in zip(scenarios, files):
         s.name = f.stem  # memory id = file stem
         if args.no_sessions:
-            s.rounds = [r.model_copy(update={"session_id": Round.model_fields["session_id"].default}) for r in s.rounds]
+            s.rounds = [r.model_copy(update={"session_id": DEFAULT_SESSION}) for r in s.rounds]
         if args.rounds > 0:
             s.rounds = s.rounds[:args.rounds]
             kept = {r.round_id for r in s.rounds}

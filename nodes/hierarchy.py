@@ -121,6 +121,8 @@ class _Hierarchy:
         self.offset = similarity_offset(ctx.similarity_offset, b.text_encoder.name)
         #: Stored events among this batch's rounds, read in one query (re-derivation).
         self.known_events: dict[str, NodeRecord] | None = None
+        #: Part ids of re-derived events, deleted in one call before their new parts are written.
+        self.stale_parts: list[str] = []
 
     # -- images ---------------------------------------------------------------------------------
 
@@ -157,7 +159,7 @@ class _Hierarchy:
             ev = _Node(existing[0], text_vec, visual)
             ev.rec.description = ev.unit_text = _event_text(rnd)
             ev.parts = part_vecs
-            self.b.vectors.delete(self.memory_id, PARTS_SPACE, part_ids(existing[0]))  # a removed caption's part
+            self.stale_parts.extend(part_ids(existing[0]))  # a removed caption's part goes at flush
             self.dirty[node_id] = ev
             return {"events": 0, "episodes_opened": 0, "topics_founded": 0}
         rec = NodeRecord(memory_id=self.memory_id, node_id=node_id, level="event", round_id=rnd.round_id,
@@ -326,6 +328,9 @@ class _Hierarchy:
             if n.text is None or (n.rec.is_open and not n.needs_embedding):
                 n.text = n.centroid  # an open episode: retrieved by its centroid until described
         self.sql.put_nodes(self.memory_id, [n.rec for n in nodes])
+        if self.stale_parts:
+            self.b.vectors.delete(self.memory_id, PARTS_SPACE, sorted(set(self.stale_parts)))
+            self.stale_parts = []
         for level, space in SPACE_OF_LEVEL.items():
             mine = [n for n in nodes if n.rec.level == level and n.text is not None]
             if not mine:

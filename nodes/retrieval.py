@@ -47,7 +47,7 @@ from adamm.nodes.context import Context
 from adamm.nodes.hierarchy import EPISODES, EVENTS, PARTS_SPACE, SPACE_OF_LEVEL, text_space, visual_space
 from adamm.stores.fusion import context_boost, late_fusion, part_similarity, rrf
 from adamm.stores.querytext import IMAGE_MARK, sequence_sides, split_image_caption, strip_answer_format
-from adamm.stores.records import Round
+from adamm.stores.records import DEFAULT_SESSION, Round
 
 Scope = Literal["topic", "episode", "event"]
 
@@ -64,8 +64,6 @@ DIRECT_SCORE_LIMIT = 1000
 #: RRF constant fusing a sequence question's whole ranking with its two sides' rankings.
 SIDES_RRF_K = 10
 EVENT_PREFIX = "ev:"
-#: The session id of rounds given without one: not a conversation, so their episode stands in.
-NO_SESSION = Round.model_fields["session_id"].default
 
 
 @dataclass
@@ -199,14 +197,16 @@ def _score_events(ctx: Context, b: Backends, memory_id: str, query: str, caption
     qv = b.text_encoder.encode_one(query) if dense_on else None
     cv = b.text_encoder.encode_one(caption) if dense_on and caption else None
     index = b.keywords.get(memory_id, EVENTS) if bm25_on else None
-    if allowed is not None and len(allowed) <= DIRECT_SCORE_LIMIT:
+    scored_whole = allowed is not None and len(allowed) <= DIRECT_SCORE_LIMIT
+    if scored_whole:
         # a narrow scope (a month, an episode) is scored whole: cheaper than searching the
         # memory for the few of its nearest that fall inside
         prelim = _own_scores(ctx, b, memory_id, sorted(allowed), query, qv, cv, index)
     else:
         pools: list[list[str]] = []
         # a wide scope reads deeper, so about POOL of each ranking still fall inside
-        depth = POOL if allowed is None else POOL * max(1, -(-len(b.keywords.get(memory_id, EVENTS)) // max(1, len(allowed))))
+        size = len(index if index is not None else b.keywords.get(memory_id, EVENTS))
+        depth = POOL if allowed is None else POOL * max(1, -(-size // max(1, len(allowed))))
         if qv is not None:
             pools.append([h.id for h in b.vectors.query(memory_id, text_space(EVENTS), qv, depth)])
             for v in (qv, cv):
@@ -223,7 +223,6 @@ def _score_events(ctx: Context, b: Backends, memory_id: str, query: str, caption
         return []
     group_of, orders = _conversations(b, memory_id, list(prelim))
     events = set(prelim)
-    scored_whole = allowed is not None and len(allowed) <= DIRECT_SCORE_LIMIT
     if ctx.context_weight > 0 and not scored_whole:
         best: dict[str, tuple[float, str]] = {}
         for event, score in prelim.items():
@@ -250,7 +249,7 @@ def _conversations(b: Backends, memory_id: str, events: list[str]) -> tuple[dict
     lonely: list[str] = []
     for e in events:
         sid = rounds.get(e[len(EVENT_PREFIX):], (None,))[0]
-        if sid is not None and sid != NO_SESSION:
+        if sid is not None and sid != DEFAULT_SESSION:  # no conversation logged: the episode stands in
             group_of[e] = f"s:{sid}"
         else:
             lonely.append(e)
@@ -350,7 +349,7 @@ def _rounds_under(b: Backends, memory_id: str, rec: Any) -> list[str]:
     topic of a long history holds thousands, which no reader cites and reading cost seconds."""
     if rec.level == "episode":
         return b.sql.child_rounds(memory_id, [rec.node_id], MAX_UNIT_ROUNDS)
-    episodes = b.sql.child_ids(memory_id, rec.node_id)
+    episodes = b.sql.node_ids(memory_id, "episode", parent_ids=[rec.node_id])
     return b.sql.child_rounds(memory_id, episodes, MAX_UNIT_ROUNDS) if episodes else []
 
 

@@ -175,7 +175,7 @@ def run_call(ctx: Context, memory_id: str, tool: str, args: _Args, budget: int) 
             # ("a snowy day last year"), not when it was talked about, so search all of it
             found = search(None)
             summary = {"units": len(found), "matched": len(found), "scope_widened": True}
-        return [_retrieved_unit(u, type(args).__name__.removesuffix("Args")) for u in found], summary
+        return [_retrieved_unit(u, tool) for u in found], summary
     raise ToolError(f"no runner for {type(args).__name__}")  # unreachable: validate_call gates the names
 
 

@@ -114,6 +114,10 @@ class ImageRef(BaseModel):
         return self.data or self.path or self.url
 
 
+#: The session of a round given without one.
+DEFAULT_SESSION = "default"
+
+
 class Round(BaseModel):
     """One exchange: what the user said (and showed), what the assistant answered.
 
@@ -124,7 +128,7 @@ class Round(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     round_id: str
-    session_id: str = "default"
+    session_id: str = DEFAULT_SESSION
     order: int | None = Field(default=None, ge=0)
     timestamp: datetime | None = None
     user_text: str = ""

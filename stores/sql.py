@@ -24,6 +24,7 @@ from datetime import date, datetime
 from pathlib import Path
 from typing import Any, Literal
 
+from filelock import FileLock
 from sqlalchemy import (
     Boolean,
     Index,
@@ -47,7 +48,6 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.dialects import postgresql, sqlite
-from filelock import FileLock
 from sqlalchemy.engine import Engine
 from sqlalchemy.schema import CreateIndex
 from sqlalchemy.exc import IntegrityError
@@ -511,12 +511,6 @@ class SqlStore:
             NodeRecord.memory_id == memory_id, NodeRecord.node_id.in_(list(node_ids)))  # type: ignore[attr-defined]
         with self.session() as s:
             return {n: p for n, p in s.execute(q)}
-
-    def child_ids(self, memory_id: str, parent_id: str) -> list[str]:
-        """Node ids of one node's children (a topic's episodes), without their text."""
-        q = select(NodeRecord.node_id).where(NodeRecord.memory_id == memory_id, NodeRecord.parent_id == parent_id)
-        with self.session() as s:
-            return list(s.execute(q).scalars())
 
     def child_rounds(self, memory_id: str, parent_ids: Sequence[str], limit: int) -> list[str]:
         """Round ids of the events under the given episodes, the first ``limit`` in history

@@ -154,3 +154,13 @@ def test_without_session_ids_the_episode_is_the_conversation(home) -> None:
     assert with_context.index("kitchen-2") < with_context.index("workshop-0")
     assert alone.index("workshop-0") < alone.index("kitchen-2")
     assert with_context[0] == "garden-0"
+
+
+def test_a_changed_round_drops_the_part_of_a_removed_caption(home) -> None:
+    ctx = Context(use_analytic=False)
+    ingest.invoke({"memory_id": "m", "rounds": GARDEN}, context=ctx)
+    vectors = backends(ctx).vectors
+    assert set(vectors.get("m", PARTS_SPACE, ["ev:garden-1#u", "ev:garden-1#c0"])) == {"ev:garden-1#u", "ev:garden-1#c0"}
+    changed = {k: v for k, v in GARDEN[1].items() if k != "images"}  # same id, the photo taken out
+    ingest.invoke({"memory_id": "m", "rounds": [changed]}, context=ctx)
+    assert set(vectors.get("m", PARTS_SPACE, ["ev:garden-1#u", "ev:garden-1#c0"])) == {"ev:garden-1#u"}

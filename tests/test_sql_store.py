@@ -264,5 +264,5 @@ def test_observations_schemas_attribute_sets_nodes_units(store: SqlStore) -> Non
                                          round_id="r1", first_order=1)])
     assert store.child_rounds("alice", ["ep:1"], limit=5) == ["r0", "r1"]
     assert store.child_rounds("alice", ["ep:1"], limit=1) == ["r0"]
-    assert sorted(store.child_ids("alice", "ep:1")) == ["ev:r0", "ev:r1"]
+    assert sorted(store.node_ids("alice", "event", parent_ids=["ep:1"])) == ["ev:r0", "ev:r1"]
     assert [n.node_id for n in store.nodes("alice", "event", node_ids=["ev:r1", "ep:1"])] == ["ev:r1"]  # level still applies
