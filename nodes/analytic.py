@@ -32,7 +32,8 @@ from adamm.nodes.cost import timed
 from adamm.nodes.models import ModelOutputError, invoke
 from adamm.nodes.ocr import ocr_images
 from adamm.nodes.rules.describer import ColumnSample, TableDescription, describe_table, infer_type
-from adamm.nodes.rules.extractor import Draft, extract_round
+from adamm.nodes.rules.extractor import extract_round as extract_labels
+from adamm.nodes.rules.observe import Draft, extract_round
 from adamm.nodes.state import IngestState
 from adamm.prompts.describe import DESCRIBE_TABLE_SYSTEM, DESCRIBE_TABLE_USER
 from adamm.prompts.extract import EXTRACT_SYSTEM, EXTRACT_USER
@@ -84,7 +85,7 @@ def extract_attributes(state: IngestState, runtime: Runtime[Context]) -> dict[st
         for rnd in rounds:
             ocr = ocr_images(rnd) if ctx.ocr else {}
             if ctx.extractor == "rules":
-                drafts = extract_round(rnd, ocr)
+                drafts = extract_round(rnd, ocr) if ctx.rules_extractor == "records" else extract_labels(rnd, ocr)
             else:
                 drafts, entry, ok = _model_extract(ctx, rnd, ocr, sorted(resolver.known))
                 entries.append(entry)
@@ -134,40 +135,58 @@ def _resolver(b: Backends, memory_id: str, threshold: float) -> AttributeResolve
 
 
 def canonicalize(sql: SqlStore, memory_id: str, resolver: AttributeResolver, rnd: Round, drafts: Iterable[Draft]) -> list[ObservationRecord]:
-    """Drafts -> observations with canonical names, in the attribute's unit; one per attribute.
+    """Drafts -> observations with canonical names, in the attribute's unit; one per attribute
+    and record.
 
-    Names already known exactly are placed first, so they form the context that disambiguates
-    the bare labels of the same round.
+    Each record of the round is resolved on its own: names already known exactly are placed
+    first, so they form the context that disambiguates the bare labels of the same record. A
+    field shown without a value ("PUL --") is kept as an empty observation of a known
+    attribute, so the record still matches its table and the cell is NULL, never a zero.
     """
     usable = [_as_duration(d) for d in drafts if is_identifier(d.attribute) and (d.value_num is None or math.isfinite(d.value_num))]
     if len(usable) > MAX_OBSERVATIONS_PER_ROUND:
         log.warning("round %s: %d observations, only the first %d kept", rnd.round_id, len(usable), MAX_OBSERVATIONS_PER_ROUND)
         usable = usable[:MAX_OBSERVATIONS_PER_ROUND]
-    usable.sort(key=lambda d: not resolver.is_known(d.attribute))  # stable: known names first
-    out: dict[str, ObservationRecord] = {}
+    records: dict[int, list[Draft]] = defaultdict(list)
     for d in usable:
-        kind = "text" if d.value_num is None else "float"
-        if d.value_num is not None and _echo(out, d, resolver):
-            continue  # a value another part of the round already gave (a reply restating a caption)
-        name = resolver.resolve(d.attribute, d.dimension, frozenset(out))
-        if name in out:
-            if _same_value(out[name], d, resolver.known[name]):
-                continue  # the same quantity reported twice (a caption and its echo in the reply)
-            name = resolver.resolve(d.attribute, d.dimension, frozenset(out), exclude=frozenset(out))
-        if name is None:
-            if d.attribute in out or _echo(out, d, resolver):
-                continue  # one label twice, or a value another part of the round already gave
-            name = d.attribute
-            resolver.add(name, d.unit, d.dimension, kind)
-            sql.put_attribute(memory_id, name, unit=d.unit, dimension=d.dimension, kind=kind)
-        elif name != d.attribute and d.attribute not in resolver.known[name].aliases:
-            resolver.known[name].aliases.add(d.attribute)
-            sql.put_attribute(memory_id, name, unit=None, dimension=None, kind=kind, alias=d.attribute)
-        if name in out:
-            continue
-        out[name] = _observation(memory_id, rnd, d, name, resolver.known[name])
-    resolver.observe(frozenset(out))
-    return list(out.values())
+        records[getattr(d, "record", 0)].append(d)
+    result: list[ObservationRecord] = []
+    for index in sorted(records):
+        group = sorted(records[index], key=lambda d: not resolver.is_known(d.attribute))  # stable: known names first
+        out: dict[str, ObservationRecord] = {}
+        for d in group:
+            if getattr(d, "missing", False):
+                continue
+            kind = "text" if d.value_num is None else "float"
+            if d.value_num is not None and _echo(out, d, resolver):
+                continue  # a value another part of the round already gave (a reply restating a caption)
+            name = resolver.resolve(d.attribute, d.dimension, frozenset(out))
+            if name in out:
+                if _same_value(out[name], d, resolver.known[name]):
+                    continue  # the same quantity reported twice (a caption and its echo in the reply)
+                name = resolver.resolve(d.attribute, d.dimension, frozenset(out), exclude=frozenset(out))
+            if name is None:
+                if d.attribute in out or _echo(out, d, resolver):
+                    continue  # one label twice, or a value another part of the round already gave
+                name = d.attribute
+                resolver.add(name, d.unit, d.dimension, kind)
+                sql.put_attribute(memory_id, name, unit=d.unit, dimension=d.dimension, kind=kind)
+            elif name != d.attribute and d.attribute not in resolver.known[name].aliases:
+                resolver.known[name].aliases.add(d.attribute)
+                sql.put_attribute(memory_id, name, unit=None, dimension=None, kind=kind, alias=d.attribute)
+            if name in out:
+                continue
+            out[name] = _observation(memory_id, rnd, d, name, resolver.known[name])
+        for d in group:
+            if not getattr(d, "missing", False):
+                continue
+            name = d.attribute if d.attribute in resolver.known else next(
+                (k.name for k in resolver.known.values() if d.attribute in k.aliases), None)
+            if name is not None and name not in out:
+                out[name] = _observation(memory_id, rnd, d, name, resolver.known[name])
+        resolver.observe(frozenset(out))
+        result.extend(out.values())
+    return result
 
 
 def _echo(out: dict[str, ObservationRecord], d: Draft, resolver: AttributeResolver) -> bool:
@@ -207,6 +226,7 @@ def _observation(memory_id: str, rnd: Round | None, d: Draft, name: str, known: 
         value_text=d.value_text[:MAX_VALUE_CHARS] if d.value_text else None, unit=unit,
         raw=d.raw[:MAX_VALUE_CHARS * 2], source=d.source[:300],
         observed_at=datetime(d.observed_at.year, d.observed_at.month, d.observed_at.day) if d.observed_at else None,
+        record=getattr(d, "record", 0), context=getattr(d, "text", "") or None,
     )
 
 
@@ -334,14 +354,14 @@ class _Induction:
         self.counted = self.sql.counted_attributes(memory_id, list(pending))
         self.batch_attrs: dict[str, tuple[frozenset[str], int | None, datetime | None]] = {}
         self.changes: list[tuple[str, list[str]]] = []
-        self.rows: dict[str, dict[str, dict[str, Any]]] = defaultdict(dict)  # table -> source -> row
+        self.rows: dict[str, dict[tuple[str, int], dict[str, Any]]] = defaultdict(dict)  # table -> (source, record) -> row
         self.deletes: dict[str, list[str]] = defaultdict(list)
         self._units: dict[str, str | None] | None = None
         self.captions: dict[str, str | None] = {}
 
     def add_round(self, rnd: Round) -> dict[str, int]:
         obs = self.obs.get(rnd.round_id, [])
-        attrs = frozenset(o.attribute for o in obs)
+        attrs = frozenset(o.attribute for o in obs)  # the round's records together: what supports count
         old = self.counted.get(rnd.round_id)
         if old != attrs:
             if old is not None:
@@ -362,10 +382,12 @@ class _Induction:
                 counts["table_rows"] += self._discover(schema)
                 counts["schemas_discovered"] += 1
         for schema, table in self.active.items():
-            if matches(attrs, schema, self.ctx.table_match_ratio):
-                self.rows[table][rnd.round_id] = self._row(rnd.round_id, rnd.order, rnd.timestamp, obs, schema)
-            elif old is not None and old != attrs:  # an updated round that no longer holds this record
-                self.rows[table].pop(rnd.round_id, None)
+            rows = self._rows(rnd.round_id, rnd.order, rnd.timestamp, obs, schema)
+            for key in [k for k in self.rows[table] if k[0] == rnd.round_id]:
+                del self.rows[table][key]
+            for row in rows:
+                self.rows[table][(rnd.round_id, row["record"])] = row
+            if not rows and old is not None and old != attrs:  # an updated round that no longer holds this record
                 self.deletes[table].append(rnd.round_id)
         return counts
 
@@ -460,18 +482,37 @@ class _Induction:
         for start in range(0, len(missing), 500):
             for r in self.sql.get_rounds(self.memory_id, missing[start:start + 500]):
                 self.captions[r.round_id] = _captions(r)
-        rows = [self._row(rid, order, ts, by_round[rid], schema) for rid, (order, ts) in rounds.items()]
-        self.rows[table].update({r["source"]: r for r in rows if r["source"] in self.batch_attrs})
+        rows = [row for rid, (order, ts) in rounds.items() for row in self._rows(rid, order, ts, by_round[rid], schema)]
+        self.rows[table].update({(r["source"], r["record"]): r for r in rows if r["source"] in self.batch_attrs})
         return self._upsert(table, [r for r in rows if r["source"] not in self.batch_attrs])
 
-    def _row(self, round_id: str, order: int | None, ts: datetime | None, obs: list[ObservationRecord], schema: frozenset[str]) -> dict[str, Any]:
-        row: dict[str, Any] = {"source": round_id, "order": order, "time": ts, "observed_at": None,
-                               "captions": self.captions.get(round_id)}
+    def _rows(self, round_id: str, order: int | None, ts: datetime | None, obs: list[ObservationRecord],
+              schema: frozenset[str]) -> list[dict[str, Any]]:
+        """One row per record of the round that holds a record of the schema."""
+        by_record: dict[int, list[ObservationRecord]] = defaultdict(list)
         for o in obs:
-            if o.attribute in schema:
-                row[column_of(o.attribute)] = o.value_num if o.value_num is not None else o.value_text
-                row["observed_at"] = row["observed_at"] or o.observed_at
-        return row
+            by_record[o.record].append(o)
+        rows = []
+        for record, group in sorted(by_record.items()):
+            if self._best(frozenset(o.attribute for o in group)) != schema:
+                continue
+            row: dict[str, Any] = {"source": round_id, "record": record, "order": order, "time": ts, "observed_at": None,
+                                   "captions": next((o.context for o in group if o.context), None) or self.captions.get(round_id)}
+            for o in group:
+                if o.attribute in schema:
+                    row[column_of(o.attribute)] = o.value_num if o.value_num is not None else o.value_text
+                    row["observed_at"] = row["observed_at"] or o.observed_at
+            rows.append(row)
+        return rows
+
+    def _best(self, attrs: frozenset[str]) -> frozenset[str] | None:
+        """The one schema a record belongs to: of those it matches, the one sharing most of its
+        attributes (then the one it fills best, then the most supported) - a fill-up with an
+        amount goes to the fill-up table, not also to a table of bare amounts."""
+        fits = [s for s in self.active if matches(attrs, s, self.ctx.table_match_ratio)]
+        if not fits:
+            return None
+        return max(fits, key=lambda s: (len(attrs & s), len(attrs & s) / len(s), self.index.support(s), sorted(s)))
 
     def _upsert(self, table: str, rows: list[dict[str, Any]]) -> int:
         """Write rows; a cell that cannot take its column's type is left empty, not fatal."""

@@ -96,6 +96,12 @@ class Context:
     table_match_ratio: float = _env("table_match_ratio", 0.5)
     """Share of a schema's attributes a round must report to get a row in its table (a row of
     an evolved schema, or one missing an optional field, still counts)."""
+    rules_extractor: str = _env("rules_extractor", "labels")
+    """Which offline extractor the ``rules`` extractor role runs: ``labels`` (labelled values of
+    dashboards and log lines, one record per round) or ``records`` (the span model of
+    ``nodes/rules/observe.py``: money, prices, durations, pairs, missing fields, categorical
+    fields, several records per round, observed dates from the text). ``records`` is being
+    brought to parity on the generated dashboard history before it becomes the default."""
     ocr: bool = _env("ocr", True)
     """Read text in image files with Tesseract, when it is installed and a file is present."""
 
@@ -204,6 +210,8 @@ class Context:
         for name in positive:
             if getattr(self, name) < 1:
                 raise ConfigError(f"invalid {name}: must be at least 1, got {getattr(self, name)}")
+        if self.rules_extractor not in ("labels", "records"):
+            raise ConfigError(f"invalid rules_extractor: expected 'labels' or 'records', got {self.rules_extractor!r}")
         if self.context_weight < 0:
             raise ConfigError(f"invalid context_weight: must be 0 or more, got {self.context_weight}")
         if self.episode_max_gap_hours <= 0:

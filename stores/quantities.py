@@ -113,12 +113,17 @@ _UNITS: dict[str, tuple[str, float]] = {
     "mg/dL": ("concentration", 1.0), "mmol/L": ("molar_concentration", 1.0),
     "mmHg": ("pressure", 1.0),
     "mAh": ("charge", 1.0),
+    "W": ("power", 1.0), "kW": ("power", 1000.0),
+    "stars": ("rating", 1.0),
     "KB": ("data", 1e3), "MB": ("data", 1e6), "GB": ("data", 1e9), "TB": ("data", 1e12),
     "steps": ("count", 1.0), "reps": ("count", 1.0), "laps": ("count", 1.0),
     "floors": ("count", 1.0), "pages": ("count", 1.0), "points": ("count", 1.0),
 }
 for _code in _CURRENCIES:
     _UNITS[_code] = (f"currency:{_code}", 1.0)
+    # A price per volume (fuel: "1,890 €/L", "$3.59/gal") is its own dimension per currency.
+    _UNITS[f"{_code}/L"] = (f"price:{_code}/volume", 1.0)
+    _UNITS[f"{_code}/gal"] = (f"price:{_code}/volume", 1.0 / 3.785411784)
 
 #: Spellings (lower-cased, single spaces) -> canonical unit. Case-sensitive spellings follow.
 _ALIASES: dict[str, str] = {}
@@ -181,6 +186,9 @@ _alias("mg/dL", "mg/dl", "mg / dl")
 _alias("mmol/L", "mmol/l", "mmol / l")
 _alias("mmHg", "mmhg", "mm hg")
 _alias("mAh", "mah")
+_alias("W", "w", "watt", "watts")
+_alias("kW", "kw", "kilowatt", "kilowatts")
+_alias("stars", "star", "stars")
 _alias("KB", "kb")
 _alias("MB", "mb")
 _alias("GB", "gb")
@@ -204,7 +212,7 @@ _alias("AUD", "aud", "a$", "au$")
 _alias("CHF", "chf")
 
 #: Case matters for these spellings (K = kelvin, not "k"; the rest are canonical as written).
-_CASED = {"K": "K", "mL": "mL", "L": "L", "kJ": "kJ", "kWh": "kWh", "mAh": "mAh", "mmHg": "mmHg",
+_CASED = {"W": "W", "kW": "kW", "K": "K", "mL": "mL", "L": "L", "kJ": "kJ", "kWh": "kWh", "mAh": "mAh", "mmHg": "mmHg",
           "mg/dL": "mg/dL", "mmol/L": "mmol/L", "KB": "KB", "MB": "MB", "GB": "GB", "TB": "TB"}
 
 

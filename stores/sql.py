@@ -72,7 +72,7 @@ ColumnType = Literal["float", "int", "text", "datetime", "bool"]
 _SA_TYPES = {"float": Float, "int": Integer, "text": Text, "datetime": DateTime, "bool": Boolean}
 
 #: Columns every induced table has besides its attributes.
-SYSTEM_COLUMNS = ("row_id", "memory_id", "source", "order", "time", "observed_at", "captions")
+SYSTEM_COLUMNS = ("row_id", "memory_id", "source", "record", "order", "time", "observed_at", "captions")
 #: Names attribute columns may not take: the system columns and ``date``, the tools' virtual
 #: column (the observed date, else the round time).
 RESERVED_COLUMNS = (*SYSTEM_COLUMNS, "date")
@@ -157,9 +157,15 @@ class TableInfo:
 
 
 def _add_missing_indexes(conn: Any) -> None:
-    """Indexes added after a database was created (``create_all`` only indexes new tables)."""
+    """Indexes and columns added after a database was created (``create_all`` only creates
+    new tables)."""
     for index in RoundRecord.__table__.indexes:  # type: ignore[attr-defined]
         index.create(conn, checkfirst=True)
+    have = {c["name"] for c in inspect(conn).get_columns(ObservationRecord.__tablename__)}
+    quote = conn.dialect.identifier_preparer.quote
+    for name, ddl in (("record", "INTEGER NOT NULL DEFAULT 0"), ("context", "TEXT")):
+        if name not in have:
+            conn.exec_driver_sql(f"ALTER TABLE {quote(ObservationRecord.__tablename__)} ADD COLUMN {quote(name)} {ddl}")
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
@@ -209,6 +215,7 @@ class SqlStore:
         self._induced = MetaData()
         self._lock = threading.RLock()
         self._table_cache: dict[tuple[str, str], TableInfo] = {}
+        self._checked: set[str] = set()
 
     def close(self) -> None:
         self.engine.dispose()
@@ -759,7 +766,7 @@ class SqlStore:
             if "source" not in row:
                 raise StoreError("a table row needs its source round id")
             # Every row names every column (missing ones NULL): one executemany needs one shape.
-            out: dict[str, Any] = {"memory_id": memory_id, "source": str(row["source"]),
+            out: dict[str, Any] = {"memory_id": memory_id, "source": str(row["source"]), "record": int(row.get("record") or 0),
                                    "order": cast_value(row.get("order"), "int", "order"),
                                    "time": cast_value(row.get("time"), "datetime", "time"),
                                    "observed_at": cast_value(row.get("observed_at"), "datetime", "observed_at"),
@@ -884,12 +891,13 @@ class SqlStore:
             Column("row_id", Integer, primary_key=True, autoincrement=True),
             Column("memory_id", String(256), nullable=False),
             Column("source", String(256), nullable=False),
+            Column("record", Integer, nullable=False, default=0),
             Column("order", Integer),
             Column("time", DateTime),
             Column("observed_at", DateTime),
             Column("captions", Text),
             *[Column(c.name, _SA_TYPES[c.type]()) for c in cols],
-            UniqueConstraint("memory_id", "source", name=f"uq_{physical}_source"[:63]),
+            UniqueConstraint("memory_id", "source", "record", name=f"uq_{physical}_source"[:63]),
         )
 
     def _create_indexes(self, table: Table, cols: Sequence[ColumnSpec]) -> None:
@@ -905,8 +913,21 @@ class SqlStore:
     def _sa_table(self, info: TableInfo) -> Table:
         table = self._induced.tables.get(info.physical_name)
         if table is None or set(table.c.keys()) != set(SYSTEM_COLUMNS) | set(info.column_names):
+            self._add_record_column(info.physical_name)
             table = self._build_table(info.physical_name, info.columns)
         return table
+
+    def _add_record_column(self, physical: str) -> None:
+        """Tables made before rows were per record get the ``record`` column (0: the round's
+        one row); their unique key stays one row per round."""
+        if physical in self._checked:
+            return
+        with self._lock, self.engine.begin() as conn:
+            insp = inspect(conn)
+            if insp.has_table(physical) and "record" not in {c["name"] for c in insp.get_columns(physical)}:
+                quote = self.engine.dialect.identifier_preparer.quote
+                conn.exec_driver_sql(f"ALTER TABLE {quote(physical)} ADD COLUMN {quote('record')} INTEGER NOT NULL DEFAULT 0")
+        self._checked.add(physical)
 
     def _column(self, info: TableInfo, table: Table, name: str) -> Any:
         if name not in table.c or name in ("row_id", "memory_id"):
@@ -914,7 +935,7 @@ class SqlStore:
         return table.c[name]
 
     def _where(self, info: TableInfo, table: Table, memory_id: str, conditions: Sequence[Condition]) -> Any:
-        types = {c.name: c.type for c in info.columns} | {"order": "int", "time": "datetime", "observed_at": "datetime", "source": "text", "captions": "text"}
+        types = {c.name: c.type for c in info.columns} | {"order": "int", "record": "int", "time": "datetime", "observed_at": "datetime", "source": "text", "captions": "text"}
         clauses = [table.c.memory_id == memory_id]
         for cond in conditions:
             col = self._column(info, table, cond.column)

@@ -70,6 +70,10 @@ class ObservationRecord(SQLModel, table=True):
     """Where in the round: ``user_text[12:31]``, ``assistant_text[...]``, ``image:<id>``, ``metadata:<key>``."""
     observed_at: NaiveDatetime | None = None
     """The date the value is about, when it differs from the round time ("yesterday I slept 5 h")."""
+    record: int = 0
+    """Which record of the round the value belongs to: an app export of three days is three."""
+    context: str | None = Field(default=None, sa_column=Column(Text))
+    """The record's own words (its sentences, rows and the round's context), kept on its table row."""
 
 
 class AttributeSetRecord(SQLModel, table=True):

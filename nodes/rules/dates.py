@@ -1,0 +1,141 @@
+"""Date cues in text: the day an observation is about, and clock times that are not values.
+
+``find_dates(text, ref)`` returns :class:`DateSpan` s in text order:
+
+* ``day`` - a calendar day as written: ``2025-03-04``, ``04.03.2025``, ``3/4/2025`` (US order
+  unless the first part is over 12), ``4 March``, ``Mar 4``, ``March 4, 2025``, with or without a
+  weekday in front (``Mon 3 Feb``, ``Tue, Apr 1``). Without a year the round's year is taken,
+  or the year before when that would put the day more than two days after the round (a log is
+  about the past).
+* ``rel`` - relative to the round: ``today``, ``tonight``, ``this morning/afternoon/evening``,
+  ``yesterday``, ``last night``, ``the day before yesterday``, ``N days ago``, and a weekday
+  (``on Tuesday``, ``Monday evening``, ``Saturday's walk``, ``last Friday``): the latest such
+  day before the round.
+* ``clock`` - a time of day (``9:55 PM``, ``06:24``, ``at 7:30``): no day, but never a value.
+
+Only what the text names is returned; the caller decides which cue dates which record.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+__all__ = ["DateSpan", "find_dates", "MONTHS"]
+
+MONTHS = {"jan": 1, "january": 1, "feb": 2, "february": 2, "mar": 3, "march": 3, "apr": 4, "april": 4, "may": 5,
+          "jun": 6, "june": 6, "jul": 7, "july": 7, "aug": 8, "august": 8, "sep": 9, "sept": 9, "september": 9,
+          "oct": 10, "october": 10, "nov": 11, "november": 11, "dec": 12, "december": 12}
+WEEKDAYS = {"mon": 0, "monday": 0, "tue": 1, "tues": 1, "tuesday": 1, "wed": 2, "wednesday": 2, "thu": 3, "thur": 3,
+            "thurs": 3, "thursday": 3, "fri": 4, "friday": 4, "sat": 5, "saturday": 5, "sun": 6, "sunday": 6}
+_SMALL = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "a": 1}
+
+_MON = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
+_WD = r"(?:mon(?:day)?|tue(?:s|sday)?|wed(?:nesday)?|thu(?:r|rs|rsday)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?)\.?"
+_WD_FULL = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+
+_DAY = re.compile(
+    r"(?<![\w/.:-])(?:" + _WD + r",?\s+)?(?:"
+    r"(?P<iy>\d{4})-(?P<im>\d{1,2})-(?P<id>\d{1,2})"
+    r"|(?P<ed>\d{1,2})\.(?P<em>\d{1,2})\.(?P<ey>\d{4}|\d{2})"
+    r"|(?P<ua>\d{1,2})/(?P<ub>\d{1,2})/(?P<uy>\d{4}|\d{2})"
+    r"|(?P<dd>\d{1,2})(?:st|nd|rd|th)?(?:\s+of)?\s+(?P<dm>" + _MON + r")(?:,?\s+(?P<dy>\d{4}))?"
+    r"|(?P<mm>" + _MON + r")\s+(?P<md>\d{1,2})(?:st|nd|rd|th)?(?!\d|:\d)(?:,?\s+(?P<my>\d{4}))?"
+    r")(?![\w/-])", re.I)
+_REL = re.compile(
+    r"\b(?:(?P<dby>the\s+day\s+before\s+yesterday)|(?P<yest>yesterday(?:'s|’s)?|last\s+night(?:'s|’s)?)"
+    r"|(?P<today>today(?:'s|’s)?|tonight(?:'s|’s)?|this\s+(?:morning|afternoon|evening)(?:'s|’s)?)"
+    r"|(?P<ago>\d{1,2}|one|two|three|four|five|six|seven|a)\s+days?\s+ago"
+    r"|(?:(?P<wdmode>on|last|this|past)\s+)?(?P<wd>" + _WD_FULL + r")(?:'s|’s)?"
+    r")\b", re.I)
+_CLOCK = re.compile(r"(?<![\w:.])(?:\d{1,2}:\d{2}(?::\d{2})?\s?(?:[ap]\.?m\.?|AM|PM)(?!\w)|\d{1,2}\s?(?:[ap]\.m\.|AM|PM|am|pm)(?!\w)"
+                    r"|(?<=at\s)\d{1,2}:\d{2}(?![\d:])|\b[0-2]\d:[0-5]\d(?![\d:])(?!\s?(?:h|min|moving|long|elapsed)\b))")
+
+
+@dataclass
+class DateSpan:
+    start: int
+    end: int
+    kind: str  #: "day", "rel" or "clock"
+    day: date | None  #: None for a clock, or when there is no reference for a relative cue
+
+
+def _year_less(month: int, day: int, ref: date | None) -> date | None:
+    if ref is None:
+        return None
+    try:
+        d = date(ref.year, month, day)
+    except ValueError:
+        return None
+    if d > ref + timedelta(days=2):
+        try:
+            d = date(ref.year - 1, month, day)
+        except ValueError:
+            return None
+    return d
+
+
+def _make(y: int | None, m: int, d: int, ref: date | None) -> date | None:
+    if y is None:
+        return _year_less(m, d, ref)
+    if y < 100:
+        y += 2000
+    try:
+        return date(y, m, d)
+    except ValueError:
+        return None
+
+
+def find_dates(text: str, ref: date | None) -> list[DateSpan]:
+    out: list[DateSpan] = []
+    for m in _DAY.finditer(text):
+        g = m.groupdict()
+        if g["iy"]:
+            d = _make(int(g["iy"]), int(g["im"]), int(g["id"]), ref)
+        elif g["ey"]:
+            d = _make(int(g["ey"]), int(g["em"]), int(g["ed"]), ref)
+        elif g["uy"]:
+            a, b = int(g["ua"]), int(g["ub"])
+            d = _make(int(g["uy"]), b, a, ref) if a > 12 else _make(int(g["uy"]), a, b, ref)
+        elif g["dm"]:
+            if g["dm"].lower().rstrip(".") == "may" and not text[m.start("dm")].isupper():
+                continue  # the verb "may"
+            d = _make(int(g["dy"]) if g["dy"] else None, MONTHS[g["dm"].lower().rstrip(".")], int(g["dd"]), ref)
+        else:
+            if g["mm"].lower().rstrip(".") == "may" and not text[m.start("mm")].isupper():
+                continue
+            d = _make(int(g["my"]) if g["my"] else None, MONTHS[g["mm"].lower().rstrip(".")], int(g["md"]), ref)
+        if d is not None or ref is None:
+            out.append(DateSpan(m.start(), m.end(), "day", d))
+    taken = [(s.start, s.end) for s in out]
+    for m in _REL.finditer(text):
+        if any(a <= m.start() < b for a, b in taken):
+            continue
+        out.append(DateSpan(m.start(), m.end(), "rel", _relative(m, ref)))
+    taken = [(s.start, s.end) for s in out]
+    for m in _CLOCK.finditer(text):
+        if not any(a <= m.start() < b for a, b in taken):
+            out.append(DateSpan(m.start(), m.end(), "clock", None))
+    out.sort(key=lambda s: s.start)
+    return out
+
+
+def _relative(m: re.Match[str], ref: date | None) -> date | None:
+    if ref is None:
+        return None
+    if m.group("dby"):
+        return ref - timedelta(days=2)
+    if m.group("yest"):
+        return ref - timedelta(days=1)
+    if m.group("today"):
+        return ref
+    if m.group("ago"):
+        n = m.group("ago").lower()
+        return ref - timedelta(days=int(n) if n.isdigit() else _SMALL[n])
+    wd = WEEKDAYS[m.group("wd").lower()]
+    back = (ref.weekday() - wd) % 7
+    mode = (m.group("wdmode") or "").lower()
+    if back == 0 and mode != "this":
+        back = 7
+    return ref - timedelta(days=back)

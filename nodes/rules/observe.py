@@ -1,0 +1,379 @@
+"""The offline (``rules``) extractor: the records a round reports, as attribute-value drafts.
+
+A round can report one record ("This evening: 155/93, pulse 68"), several of one kind (an app
+export listing three days), several of different kinds ("Started a 248-page novel. Read 48
+pages of it on Saturday, 62 minutes"), or nothing (chit-chat, someone else's numbers). The
+steps:
+
+1. **Units.** The user's text and every image caption (and OCR text) are cut into units:
+   sentences, and the quoted rows of an export or weekly log (``'...'; '...'``). The
+   assistant's reply is not read: a reply restating the user's numbers is no new observation.
+2. **Values.** :func:`adamm.nodes.rules.spans.find_spans` finds every stated value with its
+   unit and label; :func:`adamm.nodes.rules.dates.find_dates` finds the day cues (and clock
+   times, which are never values).
+3. **Not observations.** A unit says nothing when it is a question, about someone else ("my
+   brother tried my monitor: 152 over 96", "She says her car does 4.1 litres"), or hedged,
+   planned, habitual or a target ("should", "if", "every", "at least", "a month", "target",
+   "due at"); a value labelled as what is *left* or *remaining* is not one either.
+4. **Names.** A value's attribute is its label, read through a small table of the
+   abbreviations and synonyms apps use (``SYS``, ``PUL``/``pulse``/``heart rate``, ``DIST``,
+   ``ASC``/``climbed``/``elevation gain``, ``PWR``, ``moving time``) - or, with no label or a
+   bare qualifier (``avg``, ``total``, ``paid``), the name of its unit's dimension
+   (``distance``, ``duration``, ``amount``, ``price_per_litre`` ...). A blood-pressure pair
+   gives ``systolic`` and ``diastolic``; a rating ``rating``. Two values of one name in a
+   record keep them apart by unit (``distance`` and ``distance_m``).
+5. **Records.** Units are walked in order (user text, then images); a unit's values join the
+   current record unless it already has one of their names, or the unit names another day -
+   then a new record starts. Units without values are the round's *context*: their day cues
+   and words belong to every record of the round.
+6. **Dates.** A record's day is its own units' cue, else the context's, else the only day the
+   round names, else the round's own time (``observed_at`` None).
+
+What each draft carries: attribute, value (number in its unit, or text), the record index
+within the round, the record's day, the exact source text, and the record's text (its units
+plus the context: what mention filters search, "on the right arm", "at PetroLux").
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+
+from adamm.nodes.rules.dates import find_dates
+from adamm.nodes.rules.spans import Span, find_spans
+from adamm.stores.quantities import canonical_unit, dimension_of, parse_quantity, snake_case
+from adamm.stores.records import Round
+
+__all__ = ["Draft", "extract_round", "extract_text"]
+
+MAX_RECORD_TEXT = 600
+
+
+@dataclass
+class Draft:
+    """One observation before canonicalization against the memory's known attributes."""
+
+    attribute: str  #: snake_case name (synonyms across formats are merged later)
+    value_num: float | None
+    value_text: str | None  #: categorical values ("gravel", "yes")
+    unit: str | None  #: canonical unit symbol (see :mod:`adamm.stores.quantities`)
+    dimension: str | None
+    raw: str  #: the source text of the value
+    source: str  #: "user_text[12:31]", "image:<id>[5:30]", "metadata:<key>"
+    observed_at: date | None = None  #: the day the record is about, when the text says so
+    record: int = 0  #: which record of the round (an export of three days gives 0, 1, 2)
+    text: str = ""  #: the record's text: its sentences or rows plus the round's context
+    missing: bool = False  #: the field is shown without a value ("PUL --"): a NULL cell
+
+
+# -- names -----------------------------------------------------------------------------------
+
+#: Labels apps and people write for common measurements -> one attribute name.
+LABELS: dict[str, str] = {
+    "sys": "systolic", "systolic": "systolic", "dia": "diastolic", "diastolic": "diastolic",
+    "pul": "heart_rate", "pulse": "heart_rate", "hr": "heart_rate", "heart rate": "heart_rate", "heart": "heart_rate",
+    "heartrate": "heart_rate", "bpm": "heart_rate",
+    "dist": "distance", "distance": "distance",
+    "asc": "elevation_gain", "ascent": "elevation_gain", "climb": "elevation_gain", "climbed": "elevation_gain",
+    "climbing": "elevation_gain", "elevation": "elevation_gain", "elevation gain": "elevation_gain", "elev": "elevation_gain",
+    "elev gain": "elevation_gain", "gain": "elevation_gain",
+    "time": "duration", "moving": "duration", "moving time": "duration", "duration": "duration", "elapsed": "duration",
+    "elapsed time": "duration", "listened": "duration", "session": "duration", "session timer": "duration",
+    "pwr": "power", "power": "power", "watts": "power",
+    "spd": "speed", "speed": "speed",
+    "cal": "calories", "kcal": "calories", "calories": "calories", "energy": "calories",
+    "odo": "odometer", "odometer": "odometer", "mileage": "odometer",
+    "wt": "weight", "weight": "weight",
+    "temp": "temperature", "page": "page", "slept": "sleep", "sleep": "sleep", "total sleep": "sleep",
+}
+#: Labels of a plain number that is an identifier, not a measurement ("pump 3", "zone 2").
+ID_LABELS = frozenset("""pump zone chapter step part section item no number room gate table seat bus line track platform
+level lane door episode season week day round row rows id code version model""".split())
+#: Words around a label that add nothing to it.
+GENERIC_WORDS = frozenset("field value reading readout number figure data display".split())
+#: Words that qualify a value without naming it.
+QUALIFIERS = frozenset("avg average mean total overall daily today current my the".split())
+#: Money labels that only say it was paid.
+MONEY_WORDS = frozenset("total paid pay charged cost costs price amount spent sum bill fee due came".split())
+#: A value so labelled is not an observation of the record (what is left, a goal).
+NOT_OBSERVED = frozenset("left remaining remain togo goal target cap limit budget allowance due streak".split())
+
+_DIMENSION_NAMES = {
+    "duration": "duration", "distance": "distance", "speed": "speed", "power": "power", "pressure": "pressure",
+    "rate": "heart_rate", "percent": "percent", "energy": "calories", "mass": "weight", "volume": "volume",
+    "temperature": "temperature", "rating": "rating", "pace": "pace", "concentration": "concentration",
+    "molar_concentration": "concentration", "area": "area", "data": "data", "charge": "charge",
+}
+
+
+def _name(sp: Span) -> str | None:
+    """The attribute a value names (see the module docstring, step 4)."""
+    if sp.role == "first" and sp.dimension == "pressure":
+        return "systolic"
+    if sp.role == "second" and sp.dimension == "pressure":
+        return "diastolic"
+    if sp.role == "rating":
+        return "rating"
+    label = " ".join(w for w in sp.label.lower().replace("-", " ").split())
+    words = [w for w in label.split() if w not in QUALIFIERS]
+    if len(words) == 1 and words[0] not in LABELS and re.fullmatch(r"[a-z]+ed", words[0]):
+        words = []  # a logging verb ("Rowed 5.2 km", "Began a 320-page novel"), not a field name
+    core = " ".join(words)
+    if words and set(words) & NOT_OBSERVED:
+        return None
+    dim = sp.dimension or ""
+    if dim.startswith("currency:") and (not words or set(words) <= MONEY_WORDS or sp.label_after):
+        return "amount"
+    if core in LABELS:
+        return LABELS[core]
+    known = [w for w in words if w in LABELS]
+    if len(known) == 1 and set(words) - {known[0]} <= GENERIC_WORDS:
+        return LABELS[known[0]]  # "pulse field", "power reading"
+    if core and canonical_unit(core) is not None and sp.unit is None:
+        return None  # handled by the caller as a unit ("KM 58869")
+    if core:
+        name = snake_case(core)
+        if name and len(words) <= 4:
+            return name
+    if dim.startswith("currency:"):
+        return "amount"
+    if dim.startswith("price:"):
+        per = (sp.unit or "").split("/")[-1]
+        return "price_per_litre" if per == "L" else "price_per_gallon" if per == "gal" else "price"
+    if dim == "count" and sp.unit:
+        return sp.unit
+    return _DIMENSION_NAMES.get(dim)
+
+
+# -- units of text ---------------------------------------------------------------------------
+
+_SENTENCE = re.compile(r"(?<=[.!?])[\"'”’)]*\s+(?=[A-Z0-9'\"(‘“€$£])")
+_QUOTED_ROWS = re.compile(r"'([^']{8,})'\s*(?:;|$|\.)")
+_QUESTION = re.compile(r"\?\s*$|^\s*(?:how|what|why|when|which|should|does|do|is it|can|could|would|will|any)\b", re.I)
+_OTHER_PERSON = re.compile(
+    r"\b(?:my|a|his|her|our|their|the)\s+(?:[\w-]+\s+)?(?:brother|sister|wife|husband|partner|neighbou?r|colleague|friend|son|"
+    r"daughter|mother|father|mum|mom|dad|coach|doctor|gp|dietitian|boss|employer|patient|sister-in-law|brother-in-law|"
+    r"nephew|niece|cousin|uncle|aunt|grandma|grandpa|kid|kids|team-?mate|trainer|physio|nurse)(?:'s)?\b"
+    r"|^\s*(?:her|his|their)\b|\b(?:she|he|they|she's|he's|they're|them)\b", re.I)
+_NOT_A_LOG = re.compile(
+    r"\b(?:if|should|could|would|might|maybe|perhaps|planning|plan to|thinking about|going to|want to|wants|hope|"
+    r"usually|typically|every|each|per day|a day|a week|a month|a year|at least|target|goal|aim|resolution|"
+    r"allowance|budget|due|next|cap|capped|limit|tomorrow|entered|i have|i've got|something like)\b", re.I)
+
+
+@dataclass
+class _Unit:
+    part: str  #: "user_text", "image:<id>", "ocr:<id>"
+    start: int
+    text: str
+    spans: list[Span] = field(default_factory=list)
+    days: list[date] = field(default_factory=list)
+    observing: bool = True
+
+
+def _units(part: str, text: str) -> list[_Unit]:
+    rows = list(_QUOTED_ROWS.finditer(text))
+    pieces: list[tuple[int, int]] = []
+    if len(rows) >= 2:
+        pos = 0
+        for m in rows:
+            if m.start() > pos:
+                pieces.append((pos, m.start()))
+            pieces.append((m.start(1), m.end(1)))
+            pos = m.end()
+        if pos < len(text):
+            pieces.append((pos, len(text)))
+    else:
+        pieces = [(0, len(text))]
+    out: list[_Unit] = []
+    for a, b in pieces:
+        chunk = text[a:b]
+        starts = [0] + [m.end() for m in _SENTENCE.finditer(chunk)]
+        for i, s in enumerate(starts):
+            e = starts[i + 1] if i + 1 < len(starts) else len(chunk)
+            piece = chunk[s:e]
+            if piece.strip():
+                out.append(_Unit(part, a + s, piece))
+    return out
+
+
+def _observing(unit: _Unit) -> bool:
+    t = unit.text.strip()
+    if _QUESTION.search(t) or _OTHER_PERSON.search(t) or _NOT_A_LOG.search(t):
+        return False
+    return True
+
+
+# -- records ---------------------------------------------------------------------------------
+
+
+@dataclass
+class _Field:
+    name: str
+    span: Span
+    unit_ref: _Unit
+
+
+@dataclass
+class _Record:
+    fields: dict[str, _Field] = field(default_factory=dict)
+    units: list[_Unit] = field(default_factory=list)
+    days: list[date] = field(default_factory=list)
+
+
+def _fields(unit: _Unit) -> list[_Field]:
+    out: list[_Field] = []
+    names: dict[str, int] = {}
+    for sp in unit.spans:
+        if sp.unit is None and not sp.missing and sp.text is None:
+            if not sp.label or (sp.label_after and sp.label.lower() not in LABELS):
+                continue  # a bare number ("with 3 rows"): no label in front, no unit
+            last = sp.label.split()[-1]
+            if last.lower() in ID_LABELS:
+                continue  # "pump 3": an identifier
+            if last[0].isupper() and not last.isupper() and last.lower() not in LABELS:
+                continue  # "Super 95": a name
+            unit_word = canonical_unit(sp.label) if sp.label.isupper() else None
+            if unit_word is not None:  # "KM 58869": the label is the unit
+                sp.unit, sp.dimension, sp.label = unit_word, dimension_of(unit_word), ""
+        if sp.label and sp.dimension in _DIMENSION_NAMES and unit.part == "user_text" and _is_heading(unit.text, sp):
+            sp.label = ""  # "Audiobook last night: 61 minutes": what the sentence is about, not a field
+        name = _name(sp)
+        if name is None:
+            continue
+        if name in names:
+            alt = snake_case(f"{name}_{sp.unit}") if sp.unit else ""
+            if not alt or alt in names:
+                continue
+            name = alt
+        names[name] = 1
+        out.append(_Field(name, sp, unit))
+    return out
+
+
+def _is_heading(text: str, sp: Span) -> bool:
+    """Is the value's label the opening words of a prose sentence, before a colon?"""
+    head = text[:sp.start]
+    colon = head.rfind(":")
+    if colon < 0 or re.search(r"[A-Za-z]", head[colon + 1:]):
+        return False
+    return sp.label.lower() not in LABELS and not re.search(r"[|·•;]", head)
+
+
+def _records(units: list[_Unit]) -> tuple[list[_Record], list[_Unit]]:
+    records: list[_Record] = []
+    context: list[_Unit] = []
+    current: _Record | None = None
+    for unit in units:
+        fields = _fields(unit) if unit.observing else []
+        if not fields:
+            context.append(unit)
+            continue
+        conflict = current is None or any(f.name in current.fields for f in fields) or (
+            unit.days and current.days and unit.days[0] != current.days[0])
+        if conflict:
+            current = _Record()
+            records.append(current)
+        assert current is not None
+        for f in fields:
+            current.fields[f.name] = f
+        current.units.append(unit)
+        for d in unit.days:
+            if d not in current.days:
+                current.days.append(d)
+    return records, context
+
+
+def extract_text(text: str, source: str, ref_time: object) -> list[Draft]:
+    """Observations in one text (``source`` names it: "user_text", "image:<id>" ...)."""
+    from adamm.stores.records import Round as _R  # noqa: PLC0415 - a throwaway round
+
+    if not isinstance(text, str) or not text.strip():
+        return []
+    rnd = _R(round_id="x", user_text=text, timestamp=ref_time)  # type: ignore[arg-type]
+    drafts = extract_round(rnd)
+    for d in drafts:
+        d.source = d.source.replace("user_text", source, 1)
+    return drafts
+
+
+def extract_round(rnd: Round, ocr: dict[str, str] | None = None) -> list[Draft]:
+    """The records of one round as drafts (see the module docstring)."""
+    ref = rnd.timestamp.date() if rnd.timestamp else None
+    parts: list[tuple[str, str]] = []
+    if rnd.user_text.strip():
+        parts.append(("user_text", rnd.user_text))
+    for im in rnd.images:
+        if im.caption and im.caption.strip():
+            parts.append((f"image:{im.image_id}", im.caption))
+        if ocr and ocr.get(im.image_id):
+            parts.append((f"ocr:{im.image_id}", ocr[im.image_id]))
+    units: list[_Unit] = []
+    for part, text in parts:
+        for unit in _units(part, text):
+            dates = find_dates(unit.text, ref)
+            # "Today: 68 min" on an app card is the screenshot's day, which the user's words date.
+            unit.days = [d.day for d in dates if d.day is not None and (d.kind == "day" or part == "user_text")]
+            unit.observing = _observing(unit)
+            if unit.observing and _SLEEP.search(unit.text) and ref is not None:
+                # A night's sleep is dated by the day one wakes up, as sleep apps do.
+                unit.days = [ref if d == ref - timedelta(days=1) and _LAST_NIGHT.search(unit.text) else d for d in unit.days]
+            unit.spans = find_spans(unit.text, [(d.start, d.end) for d in dates]) if unit.observing else []
+            if unit.spans and any(sp.role == "money" for sp in unit.spans):
+                unit.spans.extend(_merchant(unit.text, unit.spans))
+            units.append(unit)
+    records, context = _records(units)
+    drafts: list[Draft] = []
+    context_days = [d for u in context for d in u.days]
+    all_days = {d for u in units for d in u.days}
+    context_text = " ".join(u.text.strip() for u in context if u.part == "user_text")
+    for i, rec in enumerate(records):
+        day = rec.days[0] if rec.days else context_days[0] if context_days else (
+            next(iter(all_days)) if len(all_days) == 1 else None)
+        text = " ".join([*(u.text.strip() for u in rec.units), context_text]).strip()[:MAX_RECORD_TEXT]
+        for f in rec.fields.values():
+            sp = f.span
+            a, b = f.unit_ref.start + sp.start, f.unit_ref.start + sp.end
+            drafts.append(Draft(attribute=f.name, value_num=sp.num if sp.num is None or math.isfinite(sp.num) else None,
+                                value_text=sp.text, unit=sp.unit, dimension=sp.dimension, raw=sp.raw,
+                                source=f"{f.unit_ref.part}[{a}:{b}]", observed_at=day, record=i, text=text,
+                                missing=sp.missing))
+    drafts.extend(_metadata(rnd, len(records)))
+    return drafts
+
+
+_SLEEP = re.compile(r"\b(?:sleep|slept|asleep|nap)\b", re.I)
+_LAST_NIGHT = re.compile(r"last\s+night", re.I)
+_PAYEE = re.compile(r"\b(?:at|to|from)\s+(?P<np>(?:[A-Z][\w'’&.\-]*|&)(?:\s+(?:[A-Z][\w'’&.\-]*|&)){0,3})")
+
+
+def _merchant(text: str, spans: list[Span]) -> list[Span]:
+    """A payment's "at / to / from <Name>" is its merchant ("Spent $55.12 at Uber")."""
+    if any(sp.label in ("merchant", "payee", "store", "vendor") for sp in spans):
+        return []
+    m = _PAYEE.search(text)
+    if m is None:
+        return []
+    name = m.group("np").rstrip(".,")
+    return [Span(m.start("np"), m.end("np"), None, name, None, None, "merchant", name)]
+
+
+def _metadata(rnd: Round, record: int) -> list[Draft]:
+    """Numeric metadata are observations of their own record; text metadata (a speaker, a
+    session name) are context, never a measured field."""
+    out = []
+    for key, value in rnd.metadata.items():
+        name = snake_case(key)
+        if not name or isinstance(value, bool) or value is None:
+            continue
+        if isinstance(value, (int, float)):
+            v = float(value)
+            if math.isfinite(v):
+                out.append(Draft(name, v, None, None, None, f"{key}: {value}", f"metadata:{key}", record=record))
+        elif isinstance(value, str):
+            q = parse_quantity(value.strip()) if len(value) < 40 else None
+            if q is not None and q.unit is not None:
+                out.append(Draft(name, q.value, None, q.unit, q.dimension, f"{key}: {value}", f"metadata:{key}", record=record))
+    return out

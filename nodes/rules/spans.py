@@ -1,0 +1,438 @@
+"""The span model of the offline extractor: every value a text states, with its unit and label.
+
+One scan, several small *pattern families*, each a regex over the same text and each producing
+:class:`Span` objects of one shape (start, end, number or text, unit, dimension, label):
+
+* **numbers** as people and apps write them - ``1,250.50``, ``1.250,50``, ``61,40`` (a decimal
+  comma: two digits after it, or three in a price per unit such as ``1,890 €/L``), ``58 117``
+  (a space as thousands separator), signed deltas ``(+26)``;
+* **money** - ``$12.40``, ``USD 12.40``, ``EUR 61.40``, ``€61,40``, ``61.40 €``, ``12 dollars``;
+  a price per unit - ``1,890 €/L``, ``1.765 EUR/L``, ``1,755 €/l``, ``$3.59/gal``;
+* **durations** - ``8h22m``, ``6 hours 5 minutes``, ``1 h 18 min``, ``1:13:32``, ``110 minutes``;
+* **pairs** - ``135/97 mmHg`` and ``141 over 92`` (a blood-pressure pair: two values);
+* **ratings** - ``★★★★☆``, ``4/5``, ``2 out of 5``, ``4 stars``;
+* **quantities** - a number with any unit :mod:`adamm.stores.quantities` knows (``17.4 mi``,
+  ``72 %``, ``78 percent``, ``145 W``, ``23 pp``, ``66/min``), or a bare number after a label
+  (``odometer 62,117``, ``pulse 69``, ``KM 58869``);
+* **missing** - a label followed by ``--``, ``—``, ``n/a``, ``unavailable``, ``not measured``,
+  ``no data``, ``blank``: the field is present but has no value (a NULL cell, never a zero);
+* **categorical** - ``Label: short text`` (``bike: Gravel``, ``meds: yes``, ``Result: WIN``).
+
+A value's *label* is the words in front of it within its cell (``moving time 1 h 18 min``,
+``pulse of 66``), else the words right after it (``133 m elevation gain``, ``165 m climbed``,
+``1:14:40 moving``, ``179 m of climbing``). Cells are cut at the separators dashboards use
+(``·`` ``|`` `` — `` ``;`` ``,`` newlines) and at sentence ends, so a label never reaches across
+two fields.
+
+The families are deliberately about *forms*, not about domains: nothing here knows what a
+fill-up or a blood-pressure reading is, except that ``N/M mmHg`` and ``N over M`` are pairs.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from adamm.stores.quantities import canonical_unit, dimension_of
+
+__all__ = ["Span", "find_spans", "parse_number", "cells"]
+
+
+@dataclass
+class Span:
+    """One stated value. ``num`` for numbers, ``text`` for categorical values; both None for a
+    field the text marks as missing (``missing`` True)."""
+
+    start: int
+    end: int
+    num: float | None
+    text: str | None
+    unit: str | None
+    dimension: str | None
+    label: str
+    raw: str
+    missing: bool = False
+    label_after: bool = False  #: the label follows the value ("133 m elevation gain")
+    role: str = ""  #: "first" / "second" of a pair, "rating", "money", "price", "duration"
+
+
+# -- numbers ---------------------------------------------------------------------------------
+
+_NUMBER = (r"(?<![\w.,/:])(?:[+\-\u2212])?(?:"
+           r"\d{1,3}(?:[.,]\d{3})+(?:[.,]\d{1,2})?"  # 1,234.50 / 1.234,50 / 62,117
+           r"|\d{1,3}(?: \d{3})+(?!\d|[.,]\d)"  # 58 117 (space thousands)
+           r"|\d+(?:[.,]\d+)?"  # 61,40 / 17.4 / 145
+           r")(?![\w])")
+
+
+def parse_number(raw: str, *, price: bool = False) -> float | None:
+    """Read one number as written; decimal comma and thousands separators resolved.
+
+    ``price``: a comma before exactly three digits is a decimal comma (``1,890 €/L``), as in a
+    price per unit; elsewhere it separates thousands (``62,117`` km).
+    """
+    s = raw.strip().replace("\u2212", "-").replace("\u202f", " ").replace("\u00a0", " ")
+    sign = -1.0 if s.startswith("-") else 1.0
+    s = s.lstrip("+-")
+    if " " in s:
+        s = s.replace(" ", "")
+    if "," in s and "." in s:
+        if s.rfind(",") > s.rfind("."):
+            s = s.replace(".", "").replace(",", ".")
+        else:
+            s = s.replace(",", "")
+    elif "," in s:
+        head, _, tail = s.rpartition(",")
+        if s.count(",") == 1 and (len(tail) != 3 or price):
+            s = head + "." + tail
+        else:
+            s = s.replace(",", "")
+    elif s.count(".") > 1:
+        s = s.replace(".", "")
+    elif "." in s and price is False:
+        head, _, tail = s.partition(".")
+        # "1.234" stays a decimal: European thousands dots without a comma are rare in logs.
+    try:
+        return sign * float(s)
+    except ValueError:
+        return None
+
+
+# -- cells -----------------------------------------------------------------------------------
+
+_CELL_SEP = re.compile(r"[ \t]*(?:[·•|;¦\n\r]|\s[—–]\s|\s-\s|,\s|:\s(?=')|(?<=[a-z%)])\.\s+(?=[A-Z'\"(])|'\s*;\s*')[ \t]*")
+
+
+def cells(text: str) -> list[tuple[int, int]]:
+    """Spans of the text between field separators and sentence ends."""
+    out = []
+    pos = 0
+    for m in _CELL_SEP.finditer(text):
+        if m.start() > pos:
+            out.append((pos, m.start()))
+        pos = m.end()
+    if pos < len(text):
+        out.append((pos, len(text)))
+    return out
+
+
+# -- families --------------------------------------------------------------------------------
+
+_CUR_SYM = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR"}
+_CUR_CODE = r"(?:USD|EUR|GBP|CHF|CAD|AUD|JPY|INR|usd|eur|gbp)"
+_CUR_WORD = {"dollar": "USD", "dollars": "USD", "bucks": "USD", "euro": "EUR", "euros": "EUR", "pounds sterling": "GBP",
+             "quid": "GBP"}
+_NUM_IN = _NUMBER[len(r"(?<![\w.,/:])"):-len(r"(?![\w])")]
+
+_PRICE = re.compile(
+    r"(?P<a>[$€£]\s?)?(?P<n>" + _NUM_IN + r")\s?(?P<b>[$€£]|" + _CUR_CODE + r")?\s?(?:/|per\s|a\s)\s?"
+    r"(?P<per>l|L|litre|liter|gal|gallon|kg|kWh|lb)\b")
+_MONEY_PRE = re.compile(r"(?P<c>[$€£¥₹]|" + _CUR_CODE + r"\b)\s?(?P<n>" + _NUM_IN + r")(?![\w/])")
+_MONEY_POST = re.compile(r"(?<![\w.,])(?P<n>" + _NUM_IN + r")\s?(?P<c>[$€£]|" + _CUR_CODE + r"\b|euros?\b|dollars?\b|bucks\b)(?!\s?/)")
+_DURATION = re.compile(
+    r"(?<![\w:.,])(?:"
+    r"(?P<h>\d{1,3})\s?(?:h|hr|hrs|hours?)\.?\s?(?:(?P<hm>\d{1,2})\s?(?:m|min|mins|minutes?)\b\.?)?"
+    r"|(?P<cl>\d{1,2}):(?P<cm>\d{2})(?::(?P<cs>\d{2}))?(?!\s?(?:[ap]\.?m\b|AM|PM|h\b|/))"
+    r")(?![\w:])", re.I)
+_PAIR = re.compile(r"(?<![\w./:])(?P<a>\d{2,3})\s?(?:/|\s+over\s+)(?P<b>\d{2,3})(?![\w/.:])(?:\s?(?P<u>mm\s?Hg))?", re.I)
+_STARS = re.compile(r"[★☆]{3,10}")
+_RATING = re.compile(r"(?<![\w./])(?P<a>\d(?:[.,]5)?)\s?(?:/|out\s+of)\s?(?P<b>5|10)(?![\w/]|\.\d)(?:\s+stars?)?", re.I)
+_UNIT_AFTER = re.compile(
+    r"(?:\s?|-)(?P<u>/\s?min\b|mm\s?Hg|km/h|m/s|mph|kph|bpm|kcal|cal\b|°\s?[CF]|℃|%|percent\b|per\s+cent\b|pp\b|pgs?\b|"
+    r"[a-zA-Zµ]+(?:\s(?:per|of)\s[a-z]+)?)")
+_MISSING_WORDS = (r"(?:--+|—|–|-{1,3}|n/?a|N/?A|unavailable|not\s+(?:measured|available|recorded|shown)|no\s+(?:data|reading|sensor\s+data)|"
+                  r"blank|none|missing|error)")
+_MISSING = re.compile(r"(?P<label>[A-Za-z][A-Za-z ]{0,30}?)\s*:?\s*" + _MISSING_WORDS + r"(?=\s*(?:[·•|;,.)]|$|\s[—–]\s))")
+_CATEGORICAL = re.compile(r"(?P<label>[A-Za-z][A-Za-z ]{0,24}?)\s?:\s?(?P<v>[A-Za-z][\w'’&+ \-]{0,40}?)\s*(?=[·•|;,.)]|$|\s[—–]\s)")
+
+#: Categorical fields apps write as "Label Value" without a colon ("category food",
+#: "Merchant Whole Foods", "Result won", "Opponent Wolves").
+_LABELLED_WORD = re.compile(
+    r"\b(?P<label>category|merchant|result|opponent|payment method|payment|method|store|vendor|payee|weather|mood)"
+    r"\s+(?P<v>[A-Za-z][\w'’&.\-]*(?:\s+(?!for\b|against\b)[A-Za-z&][\w'’&.\-]*){0,3}?)\s*(?=[·•|;,.!)\n]|$|\s[—–]\s)", re.I)
+_WIN = frozenset("won win wins beat beats defeated victory".split())
+_LOSS = frozenset("lost loss loses defeat".split())
+_GAME = re.compile(
+    r"\b(?P<w>(?i:won|win|beat|beats|defeated|victory|lost|loss|defeat|drew|draw|tied))\b"
+    r"(?:[^.!?;\n\d]{0,20}?(?P<a>\d{1,2})\s?[-–:]\s?(?P<b>\d{1,2})(?![\d:]))?"
+    r"(?:[^.!?;\n]{0,15}?\b(?:against|vs\.?|versus|to|over)\s+(?:the\s+)?(?P<opp>[A-Z][\w'’&\-]*(?:\s+[A-Z][\w'’&\-]*){0,2}))?")
+_SCORE = re.compile(r"\bscore\s*:?\s*(?P<a>\d{1,2})\s?[-–:]\s?(?P<b>\d{1,2})(?![\d:])", re.I)
+
+#: A word that may stand between a value and its unit-less label (``pulse of 66``).
+_LABEL_STOP = frozenset("""a an the my his her their our your its this that these those of at on in to for with by
+from and or but was were is are be been has had have got did do does it i me we you he she they
+about around approx approx. roughly nearly almost just only over under than then so also too said says
+reads read shows show showed shown showing came went took take makes made gave give get
+today yesterday tonight morning evening afternoon night last this next week weekend day""".split())
+_QUALIFIER_ONLY = frozenset({"avg", "average", "mean", "total", "today", "daily", "overall"})
+
+
+def _unit_of(raw_unit: str) -> tuple[str | None, str | None]:
+    t = raw_unit.strip()
+    low = t.lower().replace(" ", "")
+    if low in ("/min",):
+        return "bpm", "rate"
+    if low in ("pp", "pg", "pgs"):
+        return "pages", "count"
+    if low in ("℃",):
+        return "°C", "temperature"
+    unit = canonical_unit(t)
+    if unit is None:
+        return None, None
+    return unit, dimension_of(unit)
+
+
+def _label_before(text: str, start: int, floor: int) -> str:
+    """The label words in front of a value: after the cell start or the previous value."""
+    seg = text[floor:start]
+    if ":" in seg:
+        head, _, tail = seg.rpartition(":")
+        if re.search(r"[A-Za-z]", tail):
+            seg = tail  # "Dashboard photo: odometer 56694 km"
+        else:
+            seg = head
+            if len(seg.split()) > 3:
+                return ""  # "Commute today on the road bike: 30.6 km" - a sentence, not a label
+    seg = seg.replace("’", "'")
+    tokens = [t.strip("()'\"‘“”,.;=") for t in seg.split()]
+    first = True
+    words: list[str] = []
+    for t in tokens:
+        t = t[:-2] if t.endswith("'s") else t
+        ok = bool(re.fullmatch(r"[A-Za-z][A-Za-z\-]*", t))
+        if ok and t[0].isupper() and not t.isupper() and not first:
+            ok = False  # a name inside the cell ("Listened to ... Bells for 1 h")
+        words.append(t if ok else "")
+        first = False
+    if len(words) >= 2 and words[-1].lower() in ("for", "against") and words[-2] and words[-2].lower() not in _LABEL_STOP:
+        return f"{words[-2]} {words[-1]}"  # "Goals for 5" / "Goals against 1"
+    words = words[-4:]
+    # Drop leading filler ("with a pulse of" -> "pulse"): keep the last run of label words.
+    out: list[str] = []
+    for w in reversed(words):
+        if not w or w.lower() in _LABEL_STOP:
+            if out:
+                break
+            continue
+        out.append(w)
+    return " ".join(reversed(out))
+
+
+def _label_after(text: str, end: int, ceil: int) -> str:
+    seg = text[end:ceil]
+    m = re.match(r"\s*(?:of\s+)?((?:[A-Za-z][A-Za-z\-]*(?![\w'’])\s?){1,3})", seg)
+    if not m:
+        return ""
+    words = m.group(1).split()
+    out = []
+    for w in words:
+        if w.lower() in _LABEL_STOP or w[0].isupper() and out:
+            break
+        out.append(w)
+    return " ".join(out)
+
+
+def find_spans(text: str, masked: list[tuple[int, int]] | None = None) -> list[Span]:
+    """Every value the text states, in text order, with labels (see the module docstring).
+
+    ``masked`` regions (dates and clock times found by :mod:`.dates`) hold no value."""
+    spans: list[Span] = []
+    taken: list[tuple[int, int]] = list(masked or ())
+
+    def free(s: int, e: int) -> bool:
+        return all(e <= a or s >= b for a, b in taken)
+
+    def add(sp: Span) -> None:
+        spans.append(sp)
+        taken.append((sp.start, sp.end))
+
+    for m in _PRICE.finditer(text):
+        cur = (m.group("a") or m.group("b") or "").strip()
+        code = _CUR_SYM.get(cur, cur.upper() if cur else None)
+        if code is None:
+            # "1.770 a litre" has no currency sign: the memory's other prices decide; EUR is a guess.
+            if not re.match(r"\s?(?:/|per\s|a\s)", text[m.end("n"):m.end("n") + 4]) or "a " not in text[m.end("n"):m.end("n") + 4]:
+                continue
+            code = "EUR"
+        per = m.group("per").lower()
+        per_unit = "gal" if per.startswith("gal") else "L" if per in ("l", "litre", "liter") else None
+        if per_unit is None:
+            continue
+        value = parse_number(m.group("n"), price=True)
+        if value is None:
+            continue
+        unit = f"{code}/{per_unit}"
+        add(Span(m.start(), m.end(), value, None, unit, dimension_of(unit), "", m.group(0), role="price"))
+    for rx in (_MONEY_PRE, _MONEY_POST):
+        for m in rx.finditer(text):
+            if not free(m.start(), m.end()):
+                continue
+            c = m.group("c").strip()
+            code = _CUR_SYM.get(c) or _CUR_WORD.get(c.lower()) or c.upper()
+            value = parse_number(m.group("n"))
+            if value is None:
+                continue
+            add(Span(m.start(), m.end(), value, None, code, f"currency:{code}", "", m.group(0), role="money"))
+    for m in _LABELLED_WORD.finditer(text):
+        if free(m.start(), m.end()):
+            value = m.group("v").strip()
+            add(Span(m.start(), m.end(), None, value, None, None, m.group("label").lower(), m.group(0)))
+    for m in _GAME.finditer(text):
+        if not free(m.start("w"), m.end("w")):
+            continue
+        word = m.group("w").lower()
+        result = "won" if word in _WIN else "lost" if word in _LOSS else "draw"
+        add(Span(m.start("w"), m.end("w"), None, result, None, None, "result", m.group("w")))
+        if m.group("a") and free(m.start("a"), m.end("b")):
+            a, b = float(m.group("a")), float(m.group("b"))
+            hi, lo = max(a, b), min(a, b)
+            ours, theirs = (hi, lo) if result == "won" else (lo, hi) if result == "lost" else (a, b)
+            add(Span(m.start("a"), m.start("b"), ours, None, None, None, "score for", m.group("a")))
+            add(Span(m.start("b"), m.end("b"), theirs, None, None, None, "score against", m.group("b")))
+        if m.group("opp"):
+            add(Span(m.start("opp"), m.end("opp"), None, m.group("opp").strip(), None, None, "opponent", m.group("opp")))
+    for m in _SCORE.finditer(text):
+        if free(m.start("a"), m.end("b")):
+            add(Span(m.start("a"), m.start("b"), float(m.group("a")), None, None, None, "score for", m.group("a")))
+            add(Span(m.start("b"), m.end("b"), float(m.group("b")), None, None, None, "score against", m.group("b")))
+    for m in _PAIR.finditer(text):
+        if not free(m.start(), m.end()):
+            continue
+        a, b = int(m.group("a")), int(m.group("b"))
+        if not (a > b and 60 <= a <= 260 and 30 <= b <= 160):
+            continue  # not a blood-pressure pair (a date, a score, a fraction)
+        unit = "mmHg"
+        mid = m.start("b")
+        add(Span(m.start(), mid, float(a), None, unit, "pressure", "", m.group(0), role="first"))
+        add(Span(mid, m.end(), float(b), None, unit, "pressure", "", m.group(0), role="second"))
+    for m in _STARS.finditer(text):
+        n = m.group(0).count("★")
+        add(Span(m.start(), m.end(), float(n), None, "stars", "rating", "rating", m.group(0), role="rating"))
+    for m in _RATING.finditer(text):
+        if not free(m.start(), m.end()):
+            continue
+        before = text[max(0, m.start() - 30):m.start()].lower()
+        after = text[m.end():m.end() + 20].lower()
+        if m.group("b") == "5" or "star" in after or re.search(r"rat|give|gave|scor|\bit\b", before):
+            value = parse_number(m.group("a"), price=True)
+            add(Span(m.start(), m.end(), value, None, "stars", "rating", "rating", m.group(0), role="rating"))
+    for m in _DURATION.finditer(text):
+        if not free(m.start(), m.end()):
+            continue
+        if m.group("h"):
+            minutes = int(m.group("h")) * 60 + int(m.group("hm") or 0)
+        else:
+            a, b, c = int(m.group("cl")), int(m.group("cm")), m.group("cs")
+            if c is not None:
+                minutes = a * 60 + b + int(c) / 60
+            else:
+                after = text[m.end():m.end() + 12].lower()
+                if re.match(r"\s*(?:min|/km|/mi|pace)", after):
+                    minutes = a + b / 60
+                elif re.match(r"\s*(?:h|hours?)\b", after):
+                    minutes = a * 60 + b
+                elif re.search(r"\b(?:at|by|around|from|until|till|shows|clock)\s*$", text[max(0, m.start() - 12):m.start()].lower()):
+                    continue  # a clock time of day
+                else:
+                    minutes = a * 60 + b
+        add(Span(m.start(), m.end(), float(minutes), None, "min", "duration", "", m.group(0), role="duration"))
+    for m in re.finditer(_NUMBER, text):
+        if not free(m.start(), m.end()):
+            continue
+        raw = m.group(0)
+        um = _UNIT_AFTER.match(text, m.end())
+        unit = dim = None
+        end = m.end()
+        if um:
+            unit, dim = _unit_of(um.group("u"))
+            end = um.end()
+            if unit is None and " " in um.group("u"):
+                first = um.group("u").split()[0]
+                unit, dim = _unit_of(first)
+                end = um.start("u") + len(first)
+            if unit is not None:
+                # "6 h 50 min" was a duration above; "44 min" or "2 hours" alone land here.
+                if dim == "duration" and unit in ("h", "min", "s"):
+                    value = parse_number(raw)
+                    if value is None:
+                        continue
+                    minutes = value * {"h": 60.0, "min": 1.0, "s": 1 / 60}[unit]
+                    # "7 minutes" + "1 h" later: a following "of" phrase labels it.
+                    add(Span(m.start(), end, minutes, None, "min", "duration", "", text[m.start():end], role="duration"))
+                    continue
+            else:
+                end = m.end()
+        value = parse_number(raw)
+        if value is None:
+            continue
+        add(Span(m.start(), end, value, None, unit, dim, "", text[m.start():end]))
+    for m in _MISSING.finditer(text):
+        if not free(m.start(), m.end()):
+            continue
+        label = _label_before(m.group("label") + " ", len(m.group("label")) + 1, 0)
+        if label:
+            add(Span(m.start(), m.end(), None, None, None, None, label, m.group(0), missing=True))
+    for m in _CATEGORICAL.finditer(text):
+        if not free(m.start(), m.end()):
+            continue
+        label = _label_before(m.group("label") + " ", len(m.group("label")) + 1, 0)
+        value = m.group("v").strip().strip("'\"’‘”“")
+        if label and value and len(value.split()) <= 4 and not re.search(r"\d", value):
+            add(Span(m.start(), m.end(), None, value, None, None, label, m.group(0)))
+    spans.sort(key=lambda s: (s.start, s.role != "first"))
+    _attach_labels(text, spans)
+    return spans
+
+
+def _attach_labels(text: str, spans: list[Span]) -> None:
+    bounds = cells(text)
+
+    def cell_of(pos: int) -> tuple[int, int]:
+        for a, b in bounds:
+            if a <= pos < b:
+                return a, b
+        return pos, pos
+
+    for i, sp in enumerate(spans):
+        if sp.label or sp.role == "second":
+            continue
+        a, b = cell_of(sp.start)
+        prev_end = max([s.end for s in spans[:i] if s.end <= sp.start] + [a])
+        next_start = min([s.start for s in spans[i + 1:] if s.start >= sp.end and s.role != "second"] + [b])
+        floor = max(a, prev_end)
+        before = _label_before(text, sp.start, floor)
+        if before and sp.unit is None and not _ADJACENT.fullmatch(_gap_after_label(text, floor, sp.start, before)):
+            before = ""  # "preview with 3 rows": a plain number needs its label right in front
+        if before and ":" in text[floor:sp.start] and _heading(text, sp, spans[i + 1:]):
+            before = ""  # "Yesterday's walk: 1 h 4 min, about 5.3 km": a heading, not a field label
+        after = _label_after(text, sp.end, min(b, next_start))
+        if before and before.lower() not in _QUALIFIER_ONLY:
+            sp.label = before
+        elif after:
+            sp.label = (before + " " + after).strip() if before else after
+            sp.label_after = not before
+        else:
+            sp.label = before
+
+
+#: What may stand between a label and a plain number: "pulse 69", "odometer was at 59,567".
+_ADJACENT = re.compile(r"[\s:=]*(?:(?:was|is|were|said|says|read|reads|showed|shows|at|of|now)\s+)*[\s:=]*")
+
+
+def _gap_after_label(text: str, floor: int, start: int, label: str) -> str:
+    seg = text[floor:start]
+    at = seg.rfind(label.split()[-1])
+    return seg[at + len(label.split()[-1]):] if at >= 0 else seg
+
+
+def _heading(text: str, sp: Span, later: list[Span]) -> bool:
+    """Is the colon label in front of ``sp`` the heading of several values of one sentence?"""
+    colon = text.rfind(":", 0, sp.start)
+    if colon < 0 or re.search(r"[A-Za-z|·]", text[colon:sp.start]):
+        return False  # a label of its own after the colon ("photo: odometer 56694 km")
+    for nxt in later:
+        if nxt.role == "second":
+            continue
+        between = text[sp.end:nxt.start]
+        return ":" not in between and not re.search(r"[.!?;|·]\s", between)
+    return False

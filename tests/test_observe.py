@@ -1,0 +1,183 @@
+"""The offline extractor's pattern families, each on what it must find and what it must not.
+
+Sentences are written here for the forms they exercise (not copied from a data set): a number
+format, a label position, a date cue, a record boundary, a distractor.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+import pytest
+
+from adamm.nodes.rules.dates import find_dates
+from adamm.nodes.rules.observe import extract_round
+from adamm.nodes.rules.spans import find_spans, parse_number
+from adamm.stores.records import Round
+
+REF = datetime(2024, 11, 20, 19, 0)  # a Wednesday
+
+
+def rnd(user: str = "", *captions: str, rid: str = "r1") -> Round:
+    return Round(round_id=rid, timestamp=REF, user_text=user,
+                 images=[{"image_id": f"i{k}", "caption": c} for k, c in enumerate(captions)])  # type: ignore[misc]
+
+
+def records(r: Round) -> list[dict]:
+    out: dict[int, dict] = {}
+    for d in extract_round(r):
+        rec = out.setdefault(d.record, {"_day": d.observed_at})
+        rec[d.attribute] = None if d.missing else (d.value_num if d.value_text is None else d.value_text)
+    return [out[k] for k in sorted(out)]
+
+
+# -- numbers -------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("raw, price, value", [
+    ("1,250.50", False, 1250.5), ("1.250,50", False, 1250.5), ("61,40", False, 61.4), ("62,117", False, 62117),
+    ("1,890", True, 1.89), ("58 117", False, 58117), ("-3.5", False, -3.5), ("0,5", False, 0.5),
+])
+def test_numbers_as_people_write_them(raw: str, price: bool, value: float) -> None:
+    assert parse_number(raw, price=price) == pytest.approx(value)
+
+
+# -- money, prices, durations, percent, pairs, ratings, missing -----------------------------------
+
+@pytest.mark.parametrize("text, unit, value", [
+    ("paid $12.40", "USD", 12.4), ("USD 12.40", "USD", 12.4), ("EUR 61.40", "EUR", 61.4), ("€61,40", "EUR", 61.4),
+    ("61.40 €", "EUR", 61.4), ("total 1.234,50 €", "EUR", 1234.5), ("12 dollars", "USD", 12.0),
+])
+def test_money_forms(text: str, unit: str, value: float) -> None:
+    (sp,) = find_spans(text)
+    assert (sp.unit, sp.num) == (unit, pytest.approx(value))
+
+
+@pytest.mark.parametrize("text, value", [("1,849 €/L", 1.849), ("1.765 EUR/L", 1.765), ("2,019 €/l", 2.019)])
+def test_price_per_litre_reads_a_decimal_comma(text: str, value: float) -> None:
+    (sp,) = find_spans(text)
+    assert sp.unit == "EUR/L" and sp.num == pytest.approx(value)
+
+
+@pytest.mark.parametrize("text, minutes", [
+    ("8h22m", 502), ("6 hours 5 minutes", 365), ("1:13:32", 73 + 32 / 60), ("6 h 57 min", 417), ("95 minutes", 95),
+    ("2 hours", 120),
+])
+def test_durations_in_minutes(text: str, minutes: float) -> None:
+    (sp,) = find_spans(text)
+    assert sp.dimension == "duration" and sp.num == pytest.approx(minutes)
+
+
+def test_percent_forms() -> None:
+    assert [s.num for s in find_spans("score 72 % · efficiency 78 percent · 89% of the night")] == [72, 78, 89]
+    assert all(s.unit == "%" for s in find_spans("72 % and 78 percent"))
+
+
+def test_blood_pressure_pairs_and_not_other_fractions() -> None:
+    assert [(s.role, s.num) for s in find_spans("reads 128/79 mmHg")] == [("first", 128), ("second", 79)]
+    assert [(s.role, s.num) for s in find_spans("it showed 131 over 84")] == [("first", 131), ("second", 84)]
+    assert not [s for s in find_spans("we met on 12/03 for 3/4 of an hour") if s.role in ("first", "second")]
+
+
+@pytest.mark.parametrize("text, stars", [("★★★★☆", 4), ("I'd give it 3/5.", 3), ("2 out of 5, sadly", 2)])
+def test_ratings(text: str, stars: float) -> None:
+    (sp,) = [s for s in find_spans(text) if s.role == "rating"]
+    assert sp.num == stars
+
+
+@pytest.mark.parametrize("text", ["HR --", "heart rate n/a", "power —", "cadence unavailable", "glucose: no sensor data"])
+def test_missing_values_are_fields_without_a_value(text: str) -> None:
+    (sp,) = find_spans(text)
+    assert sp.missing and sp.num is None and sp.label
+
+
+def test_labels_before_and_after_a_value() -> None:
+    spans = find_spans("31.2 km · 412 m of climbing · moving time 1 h 5 min · 140 W average power · cadence 88")
+    assert [(s.label, s.num) for s in spans] == [("", 31.2), ("climbing", 412), ("moving time", 65),
+                                                  ("average power", 140), ("cadence", 88)]
+
+
+def test_a_plain_number_needs_its_label_in_front_and_an_identifier_is_no_value() -> None:
+    names = {d.attribute for d in extract_round(rnd("", "Export preview with 4 rows; pump 7; odometer 48,213"))}
+    assert names == {"odometer"}
+
+
+def test_categorical_fields() -> None:
+    spans = find_spans("Amount: $18.20 · Category: Groceries · Paid with: Debit card · Merchant Corner Shop")
+    assert [(s.label.lower(), s.text) for s in spans if s.text] == [
+        ("category", "Groceries"), ("paid", "Debit card"), ("merchant", "Corner Shop")]
+
+
+def test_game_results_scores_and_opponents() -> None:
+    (rec,) = records(rnd("Lost 4-6 against Dana Ruiz in the club final."))
+    assert (rec["result"], rec["score_for"], rec["score_against"], rec["opponent"]) == ("lost", 4, 6, "Dana Ruiz")
+
+
+# -- dates ---------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text, day", [
+    ("dated 2024-11-02", date(2024, 11, 2)), ("receipt 02.11.2024", date(2024, 11, 2)), ("(9 Nov)", date(2024, 11, 9)),
+    ("for Tuesday, November 12", date(2024, 11, 12)), ("backfilling Nov 3", date(2024, 11, 3)),
+    ("yesterday", date(2024, 11, 19)), ("on Monday", date(2024, 11, 18)), ("Sunday's session", date(2024, 11, 17)),
+    ("3 days ago", date(2024, 11, 17)), ("this evening", date(2024, 11, 20)),
+])
+def test_day_cues(text: str, day: date) -> None:
+    (hit,) = [d for d in find_dates(text, REF.date()) if d.kind != "clock"]
+    assert hit.day == day
+
+
+def test_clock_times_are_neither_days_nor_values() -> None:
+    text = "reading at 7:45 PM, cuff on, 124/80"
+    assert [d.kind for d in find_dates(text, REF.date())] == ["clock"]
+    assert not [s for s in extract_round(rnd(text)) if s.value_num in (7, 45)]
+
+
+# -- records -------------------------------------------------------------------------------------
+
+def test_an_export_of_several_days_gives_one_record_per_row() -> None:
+    recs = records(rnd("Catching up with the app export.",
+                       "Export with 3 rows: '2024-11-14 | 122/78 mmHg | pulse 61'; '2024-11-15 | 131/85 mmHg | pulse --'; "
+                       "'2024-11-16 | 127/80 mmHg | pulse 66'."))
+    assert [(r["_day"], r["systolic"], r["diastolic"], r["heart_rate"]) for r in recs] == [
+        (date(2024, 11, 14), 122, 78, 61), (date(2024, 11, 15), 131, 85, None), (date(2024, 11, 16), 127, 80, 66)]
+
+
+def test_two_kinds_of_record_in_one_message_stay_apart() -> None:
+    recs = records(rnd("Started a 320-page thriller on Friday. Read 41 pages of it that evening in 50 minutes."))
+    assert len(recs) == 2 and recs[1]["pages"] == 41 and recs[1]["duration"] == 50
+
+
+def test_the_user_text_dates_a_screenshot_and_its_fields_join_one_record() -> None:
+    (rec,) = records(rnd("From Sunday's swim.", "Swim summary: 1,850 m · 42 min · 310 kcal"))
+    assert rec["_day"] == date(2024, 11, 17) and rec["duration"] == 42 and rec["calories"] == 310
+
+
+def test_a_round_with_no_cue_has_no_observed_day() -> None:
+    (rec,) = records(rnd("Weighed in: 81.4 kg."))
+    assert rec["_day"] is None and rec["weight"] == 81.4
+
+
+# -- distractors ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text", [
+    "My sister ran 12 km on Saturday and keeps bragging.",
+    "She says her commute takes 95 minutes each way.",
+    "Should I aim for 10,000 steps a day?",
+    "If I sleep 8 hours tonight I'll be fine.",
+    "My doctor wants me under 130/80 from now on.",
+    "The plan is at least 30 minutes of walking every day.",
+    "I have 200 g of flour left.",
+    "Next service is due at 90,000 km.",
+])
+def test_someone_elses_numbers_plans_and_targets_are_not_observations(text: str) -> None:
+    assert extract_round(rnd(text)) == []
+
+
+def test_the_assistant_restating_a_value_adds_nothing() -> None:
+    r = Round(round_id="a", timestamp=REF, user_text="Rowed 5.2 km this morning.",
+              assistant_text="Nice, 5.2 km and probably about 400 kcal!")
+    assert [(d.attribute, d.value_num) for d in extract_round(r)] == [("distance", 5.2)]
+
+
+def test_text_metadata_is_context_and_numeric_metadata_is_a_value() -> None:
+    r = Round(round_id="m", timestamp=REF, user_text="hello there", metadata={"speaker": "Caroline", "steps": 8123})
+    assert [(d.attribute, d.value_num) for d in extract_round(r)] == [("steps", 8123.0)]
