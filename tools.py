@@ -64,10 +64,19 @@ class ComputeArgs(BaseModel):
                                     "or * with operator count.")
     # The store's own operator list, so a new operator there is offered here at once.
     operator: Literal[COMPUTE_OPS] = Field(  # type: ignore[valid-type]
-        description="Aggregate over the filtered rows; first/last/delta follow date order, trend is the "
-                    "least-squares change per day.")
-    column_filters: list[ColumnFilter] | None = Field(None, max_length=20, description="Optional conditions on the rows.")
-    result_budget: int = _BUDGET
+        description="Aggregate over the filtered rows; count_distinct counts different values; first/last/delta "
+                    "follow date order (delta = last - first), trend is the least-squares change per day; share is "
+                    "the percentage (0-100) of the filtered rows that also meet `condition`.")
+    column_filters: list[ColumnFilter] | None = Field(None, max_length=20, description="Optional conditions on the rows "
+                                                      "(for share: the rows in scope).")
+    result_budget: int = Field(10, ge=1, le=100, description="Most rows to return; with group_by, most groups.")
+    group_by: str | None = Field(None, min_length=1, max_length=100, description="Compute per group and rank the groups: a "
+                                 "column, or month / day / weekday / year of the date. E.g. 'which payee most often' = "
+                                 "operator count, target *, group_by payee.")
+    order: Literal["desc", "asc"] = Field("desc", description="With group_by: desc ranks the highest value first, asc the lowest.")
+    condition: list[ColumnFilter] | None = Field(None, max_length=20, description="For operator share only: the conditions "
+                                                 "counted rows must meet, e.g. a win rate is share with condition "
+                                                 "result = win.")
 
 
 class RankArgs(BaseModel):
@@ -119,10 +128,12 @@ def memory_tools(memory_id: str, context: Context | dict[str, Any] | Any = None)
         return analytic.filter_rows(sql(), memory_id, table, _filters(column_filters) or [], result_budget)
 
     def compute(table: str, target: str, operator: str, column_filters: list[ColumnFilter] | None = None,
-                result_budget: int = 10) -> Any:
+                result_budget: int = 10, group_by: str | None = None, order: str = "desc",
+                condition: list[ColumnFilter] | None = None) -> Any:
         from adamm.stores import analytic  # noqa: PLC0415
 
-        return analytic.compute(sql(), memory_id, table, target, operator, _filters(column_filters), result_budget)
+        return analytic.compute(sql(), memory_id, table, target, operator, _filters(column_filters), result_budget,
+                                group_by=group_by, order=order, condition=_filters(condition))
 
     def rank(table: str, target: str, order: str = "desc", column_filters: list[ColumnFilter] | None = None,
              result_budget: int = 10) -> Any:
@@ -152,7 +163,10 @@ def memory_tools(memory_id: str, context: Context | dict[str, Any] | Any = None)
         ("Compute", compute, ComputeArgs,
          f"An exact aggregate ({', '.join(COMPUTE_OPS)}) of a column or "
          "expression over the (filtered) rows of an analytic table, with the rows it came from. Prefer this over "
-         "adding numbers yourself."),
+         "adding numbers yourself. With group_by it is computed per group and the groups are ranked: 'which X "
+         "most often' (count, target *), 'which category cost the most' (sum), 'average per month' (avg, "
+         "group_by month). share gives a percentage such as a win rate (condition result = win). Text filters "
+         "with = / != / in ignore case and extra words ('debit card' matches 'DEBIT CARD ****7730')."),
         ("Rank", rank, RankArgs,
          "Rows of an analytic table with the highest (desc) or lowest (asc) value of a column or expression. "
          "Use for 'best/worst/top N'."),

@@ -42,9 +42,18 @@ TOOL_SPECS: dict[str, str] = {
               "(a YYYY-MM-DD value on a date column matches the whole day).",
     "Filter": "Filter(table, column_filters, result_budget): rows satisfying every filter "
               "{column, op, value}; ops: = != < <= > >= between in contains is_null not_null.",
-    "Compute": "Compute(table, target, operator, column_filters): one value over the filtered rows; "
-               "operators: count (target '*'), count_distinct, sum, avg, median, min, max, stddev, "
-               "first, last, delta; target is a column or an arithmetic expression of columns.",
+    "Compute": "Compute(table, target, operator, column_filters, group_by?, order?, condition?): one value "
+               "over the filtered rows; target is a column or an arithmetic expression of columns. Operators: "
+               "count (target '*' counts rows), count_distinct (how many different values), sum, avg, median, "
+               "min, max, stddev, first, last (earliest / latest by date), delta (last minus first by date), "
+               "trend (change per day), share (percent 0-100 of the rows matching column_filters that also "
+               "meet condition, a list of filters like column_filters; e.g. win rate: target '*', condition "
+               "[{column: result, op: =, value: win}]). group_by (a column, or month / day / weekday / year "
+               "of the date) computes count, count_distinct, sum, avg, median, min, max or share per group and "
+               "ranks the groups (order desc: highest first, asc: lowest first): 'which payee most often' = "
+               "count of '*' group_by payee; 'which category cost the most' = sum of amount group_by category; "
+               "'average per month' = avg group_by month. Text filters with = != in ignore case and extra words "
+               "('debit card' matches 'DEBIT CARD ****7730').",
     "Rank": "Rank(table, target, order, column_filters, result_budget): rows with the highest (desc) "
             "or lowest (asc) target.",
     "SemanticMatch": "SemanticMatch(query, scope, result_budget, start?, end?): topics, episodes or "
@@ -86,6 +95,9 @@ class ComputeArgs(_Args):
     target: str = Field(min_length=1, max_length=300)
     operator: str = Field(min_length=1, max_length=30)
     column_filters: list[FilterSpec] = Field(default_factory=list, max_length=20)
+    group_by: str | None = Field(default=None, min_length=1, max_length=100)
+    order: Literal["desc", "asc"] = "desc"
+    condition: list[FilterSpec] | None = Field(default=None, max_length=20)
 
 
 class RankArgs(_Args):
@@ -153,7 +165,8 @@ def run_call(ctx: Context, memory_id: str, tool: str, args: _Args, budget: int) 
         return _row_units(sql, memory_id, res), _summary(res)
     if isinstance(args, ComputeArgs):
         res = analytic.compute(sql, memory_id, args.table, args.target, args.operator, _filters(args.column_filters),
-                               result_budget=MAX_ROWS_SHOWN)
+                               result_budget=MAX_ROWS_SHOWN, group_by=args.group_by, order=args.order,
+                               condition=_filters(args.condition) if args.condition is not None else None)
         return [_compute_unit(sql, memory_id, res)], _summary(res)
     if isinstance(args, RankArgs):
         res = analytic.rank(sql, memory_id, args.table, args.target, args.order, _filters(args.column_filters),
@@ -196,7 +209,10 @@ def _range(start: date | None, end: date | None) -> tuple[datetime | None, datet
 def _summary(res: analytic.ToolResult) -> dict[str, Any]:
     out: dict[str, Any] = {"table": res.table, "matched": res.matched, "units": res.units, "filters": res.to_dict()["filters"]}
     if res.tool == "Compute":
-        out.update(value=res.to_dict()["value"], operator=res.operator, expression=res.expression)
+        d = res.to_dict()
+        out.update(value=d["value"], operator=res.operator, expression=res.expression)
+        out.update({k: d[k] for k in ("group_by", "order", "top_group", "group_count", "groups", "condition",
+                                      "in_scope", "meeting", "note") if k in d})
     if res.tool == "Rank":
         out.update(order=res.operator, expression=res.expression)
     dates = [_day(r.get("date") or r.get("time")) for r in res.rows]
@@ -254,15 +270,39 @@ def _compute_unit(sql: Any, memory_id: str, res: analytic.ToolResult) -> dict[st
     unit = units.get(res.expression or "")
     rows = [{"date": _day(r.get("date") or r.get("time")), "source": str(r["source"]),
              "value": analytic._jsonable(r.get(res.expression)) if res.expression in r else None} for r in res.rows]
-    where = "; ".join(f"{f['column']} {f['op']} {f.get('value', '')}".strip() for f in d["filters"]) or "all rows"
-    text = (f"{res.operator}({res.expression}) over {res.matched} {res.table} rows ({where}) = "
-            f"{_fmt(d['value']) if d['value'] is not None else 'no value'}" + (f" {unit}" if unit and d["value"] is not None else ""))
-    return {
+    where = _conditions(d["filters"]) or "all rows"
+    shown_unit = unit if res.operator not in ("count", "count_distinct", "share") else None
+    if res.operator == "share":
+        shown_unit = "%"
+
+    def fmt(value: Any) -> str:
+        return (_fmt(value) + (f" {shown_unit}" if shown_unit else "")) if value is not None else "no value"
+
+    what = f"{res.operator}({res.expression})"
+    if d.get("condition") is not None:
+        what = f"share of rows meeting ({_conditions(d['condition'])})"
+    if "group_by" in d:
+        ranked = "; ".join(f"{g['group']} = {fmt(g['value'])} ({g['rows']} rows)" for g in d["groups"])
+        text = (f"{what} per {d['group_by']} over {res.matched} {res.table} rows ({where}), {d['group_count']} groups, "
+                f"{'highest' if d['order'] == 'desc' else 'lowest'} first: {ranked or 'no groups'}"
+                + (f"; rows shown are from {d['top_group']}" if rows else ""))
+    else:
+        text = f"{what} over {res.matched} {res.table} rows ({where}) = {fmt(d['value'])}"
+        if d.get("in_scope") is not None:
+            text += f" ({d['meeting']} of {d['in_scope']})"
+    unit_out: dict[str, Any] = {
         "kind": "aggregate", "tool": "Compute", "table": res.table, "operator": res.operator,
         "expression": res.expression, "value": d["value"], "unit": unit, "matched": res.matched,
         "filters": d["filters"], "rows": rows, "round_ids": [r["source"] for r in rows], "image_ids": [],
         "text": text,
     }
+    unit_out.update({k: d[k] for k in ("group_by", "order", "top_group", "group_count", "groups", "condition",
+                                       "in_scope", "meeting", "note") if k in d})
+    return unit_out
+
+
+def _conditions(filters: list[dict[str, Any]]) -> str:
+    return "; ".join(f"{f['column']} {f['op']} {f.get('value', '')}".strip() for f in filters)
 
 
 def _retrieved_unit(u: RetrievedUnit, tool: str) -> dict[str, Any]:

@@ -31,7 +31,7 @@ from datetime import date, datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import Float, Integer, Table, and_, cast, false, func, or_, select
+from sqlalchemy import Float, Integer, Table, and_, case, cast, false, func, literal, not_, or_, select
 from sqlalchemy.exc import DataError
 from sqlalchemy.sql.elements import ColumnElement
 
@@ -75,7 +75,7 @@ _OP_ALIASES = {
     "not_null": "not_null", "notnull": "not_null", "is_not_null": "not_null",
 }
 
-COMPUTE_OPS = ("count", "count_distinct", "sum", "avg", "median", "min", "max", "stddev", "first", "last", "delta", "trend")
+COMPUTE_OPS = ("count", "count_distinct", "sum", "avg", "median", "min", "max", "stddev", "first", "last", "delta", "trend", "share")
 _COMPUTE_ALIASES = {
     "count": "count", "count_distinct": "count_distinct", "distinct_count": "count_distinct", "nunique": "count_distinct",
     "sum": "sum", "total": "sum",
@@ -86,7 +86,19 @@ _COMPUTE_ALIASES = {
     "first": "first", "earliest": "first", "last": "last", "latest": "last",
     "delta": "delta", "change": "delta", "difference": "delta",
     "trend": "trend", "slope": "trend",
+    "share": "share", "percent": "share", "percentage": "share", "pct": "share", "rate": "share", "proportion": "share",
+    "ratio": "share", "fraction": "share",
 }
+#: Operators Compute can apply per group (``group_by``).
+GROUP_OPS = ("count", "count_distinct", "sum", "avg", "median", "min", "max", "share")
+#: Virtual group_by keys over the effective ``date``: year-month, calendar day, weekday, year.
+GROUP_VIRTUAL = ("month", "day", "weekday", "year")
+_GROUP_ALIASES = {"month": "month", "year_month": "month", "day": "day", "calendar_day": "day", "calendar_date": "day",
+                  "weekday": "weekday", "day_of_week": "weekday", "dow": "weekday", "week_day": "weekday", "year": "year"}
+_GROUP_TYPES = ("text", "int", "bool", "datetime")
+_WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+#: Distinct values of a text column read to match a categorical filter value (see ``_text_in``).
+MAX_DISTINCT = 2000
 _NUMERIC_OPS = {"sum", "avg", "median", "stddev", "delta", "trend"}
 _ORDER_ALIASES = {"desc": "desc", "descending": "desc", "highest": "desc", "top": "desc", "max": "desc", "largest": "desc",
                   "asc": "asc", "ascending": "asc", "lowest": "asc", "bottom": "asc", "min": "asc", "smallest": "asc"}
@@ -114,8 +126,29 @@ class ToolResult:
     units: int = 0
     sources: list[str] = field(default_factory=list)
     filters: list[dict[str, Any]] = field(default_factory=list)  # the validated filters, resolved names
+    # Compute with group_by: the groups ranked by value, best first (bounded by result_budget)
+    group_by: str | None = None  # resolved column name, or month / day / weekday / year
+    order: str | None = None  # "desc" / "asc": how the groups are ranked
+    groups: list[dict[str, Any]] | None = None  # [{"group", "value", "rows"(, "meeting")}]
+    top_group: Any = None  # groups[0]["group"]; ``value`` is its value
+    group_count: int | None = None  # groups before the budget cut
+    # Compute share: the condition, and the counts behind value = 100 * meeting / in_scope
+    condition: list[dict[str, Any]] | None = None
+    in_scope: int | None = None
+    meeting: int | None = None
+    note: str | None = None  # why value is None, when it is
 
     def to_dict(self) -> dict[str, Any]:
+        extra: dict[str, Any] = {}
+        if self.group_by is not None:
+            extra.update(group_by=self.group_by, order=self.order, top_group=_jsonable(self.top_group),
+                         group_count=self.group_count,
+                         groups=[{k: _jsonable(v) for k, v in g.items()} for g in self.groups or []])
+        if self.condition is not None:
+            extra.update(condition=[{k: _jsonable(v) for k, v in f.items()} for f in self.condition],
+                         in_scope=self.in_scope, meeting=self.meeting)
+        if self.note is not None:
+            extra["note"] = self.note
         return {
             "tool": self.tool,
             "table": self.table,
@@ -127,7 +160,7 @@ class ToolResult:
             "units": self.units,
             "sources": list(self.sources),
             "filters": [{k: _jsonable(v) for k, v in f.items()} for f in self.filters],
-        }
+        } | extra
 
 
 def _jsonable(value: Any) -> Any:
@@ -265,6 +298,7 @@ class _Scope:
     columns: dict[str, ColumnElement[Any]]
     dialect: str
     date: ColumnElement[Any]  # effective date COALESCE(observed_at, time), even if an attribute is named "date"
+    distinct: dict[str, list[str] | None] = field(default_factory=dict)  # per call: text column -> its values
 
     def col(self, name: str) -> ColumnElement[Any]:
         return self.columns[name]
@@ -416,6 +450,8 @@ def _clause(scope: _Scope, column: str, op: str, value: Any) -> ColumnElement[bo
             raise ToolError(f"operator 'in' on {column!r} takes at most {MAX_IN_VALUES} values")
         if not values:
             return false()
+        if _categorical(scope, column):
+            return _text_in(scope, column, [_cast(_scalar(v, column, op), ctype, column) for v in values])
         return or_(*[_clause(scope, column, "=", v) for v in values])
     if op == "between":
         if not isinstance(value, (list, tuple)) or len(value) != 2:
@@ -443,9 +479,79 @@ def _clause(scope: _Scope, column: str, op: str, value: Any) -> ColumnElement[bo
                 return or_(col < start, col >= end)
             return {"<": _ops.lt(col, start), "<=": _ops.lt(col, end), ">": _ops.ge(col, end), ">=": _ops.ge(col, start)}[op]
     v = _cast(value, ctype, column)
+    if op in ("=", "!=") and _categorical(scope, column):
+        matched = _text_in(scope, column, [v])
+        return matched if op == "=" else and_(col.is_not(None), not_(matched))
     if ctype == "text":
         col, v = func.lower(col), v.strip().lower()
     return _COMPARE[op](col, v)
+
+
+# -- categorical text values: case- and alias-insensitive = / != / in ---------------------------------
+
+
+def _categorical(scope: _Scope, column: str) -> bool:
+    """A text attribute column (not source / captions): its = / != / in match loosely."""
+    return scope.types[column] == "text" and column in scope.info.column_names
+
+
+_WORD = re.compile(r"[^\W_]+")
+
+
+def _tokens(text: str) -> frozenset[str]:
+    """Lower-case alphanumeric words with a letter (a card mask like ****7730 drops out), a
+    trailing plural folded: "DEBIT CARD ****7730" -> {debit, card}, "Debit cards" -> the same."""
+    return frozenset(_singular_word(w) for w in _WORD.findall(text.lower()) if any(ch.isalpha() for ch in w))
+
+
+def _loose_match(wanted: str, wanted_tokens: frozenset[str], cell: str) -> bool:
+    """A cell matches a filter value when equal ignoring case and outer spaces, when the value's
+    words are all among the cell's ("debit card" ~ "DEBIT CARD ****7730"), or the cell's words
+    all among the value's ("debit card" ~ "debit")."""
+    if cell.strip().lower() == wanted:
+        return True
+    cell_tokens = _tokens(cell)
+    return bool(wanted_tokens and wanted_tokens <= cell_tokens) or bool(cell_tokens and cell_tokens <= wanted_tokens)
+
+
+def _stem(token: str) -> str:
+    """A substring every spelling folding to ``token`` contains ("battery" <- "batteries")."""
+    return token[:-1] if token.endswith("y") and len(token) > 1 else token
+
+
+def _text_in(scope: _Scope, column: str, values: list[str]) -> ColumnElement[bool]:
+    """``column IN (the stored values matching any of values)``, as bound parameters.
+
+    The column's distinct values in this memory are read once per call (up to MAX_DISTINCT);
+    a column with more is read again restricted to the values sharing a word with the filter,
+    and if even those are too many the filter falls back to SQL: equal ignoring case, or
+    containing every word of the value.
+    """
+    col = scope.col(column)
+    wanted = [(v.strip().lower(), _tokens(v)) for v in values]
+    if column not in scope.distinct:
+        scope.distinct[column] = _distinct_text(scope, col, None)
+    cells = scope.distinct[column]
+    if cells is None:
+        near = [func.lower(col) == w for w, _ in wanted]
+        near += [contains_clause(col, _stem(t)) for _, toks in wanted for t in toks]
+        cells = _distinct_text(scope, col, or_(*near))
+    if cells is None:
+        loose = [or_(func.lower(col) == w, and_(*[contains_clause(col, _stem(t)) for t in toks]) if toks else false())
+                 for w, toks in wanted]
+        return or_(*loose)
+    hits = sorted({c for c in cells if any(_loose_match(w, toks, c) for w, toks in wanted)})
+    return col.in_(hits) if hits else false()
+
+
+def _distinct_text(scope: _Scope, col: ColumnElement[Any], where: ColumnElement[bool] | None) -> list[str] | None:
+    """The column's distinct non-null values in this memory, None when more than MAX_DISTINCT."""
+    q = select(col).where(scope.tenant(), col.is_not(None))
+    if where is not None:
+        q = q.where(where)
+    with scope.sql.engine.connect() as conn:
+        cells = list(conn.execute(q.distinct().limit(MAX_DISTINCT + 1)).scalars())
+    return None if len(cells) > MAX_DISTINCT else [c for c in cells if isinstance(c, str)]
 
 
 def _filters(scope: _Scope, column_filters: Any, arg: str = "column_filters") -> tuple[list[ColumnElement[bool]], list[dict[str, Any]]]:
@@ -652,6 +758,226 @@ def filter_rows(sql: SqlStore, memory_id: str, table: str, column_filters: list[
     return _result("Filter", scope, rows, matched, normalized)
 
 
+def _direction(order: Any, arg: str) -> str:
+    if not isinstance(order, str) or _norm(order) not in _ORDER_ALIASES:
+        raise ToolError(f"{arg} must be 'desc' or 'asc', got {order!r}")
+    return _ORDER_ALIASES[_norm(order)]
+
+
+# -- group_by ----------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Group:
+    name: str  # resolved column name or a GROUP_VIRTUAL key
+    key: ColumnElement[Any]  # what rows are grouped by (text: lower(trim(column)))
+    label: ColumnElement[Any] | None  # an aggregate that names the group (text: min(column)), else the key
+    show: Callable[[Any], Any]  # key or label as shown in the result
+    present: ColumnElement[bool]  # the rows that have a group (key not NULL), cheaply
+    text: ColumnElement[Any] | None = None  # a text column: grouped in two steps (see _grouped)
+    period: Callable[[Any], tuple[datetime, datetime] | None] | None = None  # a date group as a date range
+
+
+def _fixed(value: Any) -> Any:
+    """A constant of our own rendered inline, so that the same expression in SELECT and GROUP BY
+    compiles to the same SQL on PostgreSQL (two bound parameters would be two expressions)."""
+    return literal(value, literal_execute=True)
+
+
+def _year_period(v: Any) -> tuple[datetime, datetime] | None:
+    year = int(v)
+    return (datetime(year, 1, 1), datetime(year + 1, 1, 1)) if 1 <= year < 9999 else None
+
+
+def _virtual_group(scope: _Scope, name: str) -> _Group:
+    d = scope.date
+    if scope.dialect == "postgresql":
+        if name == "weekday":
+            key = cast(func.extract("isodow", d), Integer) - _fixed(1)
+        else:
+            key = func.to_char(d, _fixed({"month": "YYYY-MM", "day": "YYYY-MM-DD", "year": "YYYY"}[name]))
+    elif name == "weekday":  # SQLite: %w is 0 = Sunday; make 0 = Monday as weekday() does
+        key = (cast(func.strftime(_fixed("%w"), d), Integer) + _fixed(6)) % _fixed(7)
+    else:  # SQLite keeps datetimes as ISO text "YYYY-MM-DD HH:MM:SS.ffffff": a prefix is the period, cheaply
+        key = func.substr(d, _fixed(1), _fixed({"month": 7, "day": 10, "year": 4}[name]))
+    present = d.is_not(None)
+    if name == "weekday":
+        return _Group(name, key, None, lambda v: _WEEKDAYS[int(v)] if v is not None else None, present)
+    if name == "year":
+        return _Group(name, key, None, lambda v: int(v) if v is not None else None, present, period=_year_period)
+    return _Group(name, key, None, lambda v: v, present, period=_period)
+
+
+def _group_key(scope: _Scope, group_by: Any) -> _Group:
+    """What ``group_by`` means: a column of the table (text, int, bool or datetime), or the
+    month (YYYY-MM), day (YYYY-MM-DD), weekday (Monday..Sunday) or year of the effective date.
+    A column of the table named like one of those wins over the virtual key."""
+    _check_name(group_by, "group_by")
+    spelled = _singular(_norm(group_by))
+    virtual = _GROUP_ALIASES.get(spelled, _GROUP_ALIASES.get(_norm(group_by)))
+    if virtual is not None and spelled not in {_singular(_norm(c)) for c in scope.info.column_names}:
+        return _virtual_group(scope, virtual)
+    valid = [n for n, t in scope.types.items() if t in _GROUP_TYPES and n != "captions"] + list(GROUP_VIRTUAL)
+    try:
+        name = resolve_column(scope.info, group_by)
+    except ToolError as exc:
+        if not str(exc).startswith("unknown column"):
+            raise ToolError(f"group_by: {exc}") from None
+        raise ToolError(f"unknown group_by column {group_by!r} in table {scope.info.name!r}; group_by can be: {', '.join(valid)}") from None
+    ctype = scope.types[name]
+    if ctype not in _GROUP_TYPES or name == "captions":
+        raise ToolError(f"group_by needs a text, int, bool or datetime column, {name!r} is {ctype}; group_by can be: {', '.join(valid)}")
+    col = scope.col(name)
+    present = col.is_not(None)
+    if ctype == "text":
+        return _Group(name, func.lower(func.trim(col)), func.min(col), lambda v: v.strip() if isinstance(v, str) else v, present, text=col)
+    if ctype == "bool":
+        return _Group(name, col, None, lambda v: bool(v) if v is not None else None, present)
+    if ctype == "datetime":
+        return _Group(name, col, None, lambda v: _value(datetime.fromisoformat(v) if isinstance(v, str) else v), present)
+    return _Group(name, col, None, lambda v: v, present)
+
+
+_MERGEABLE = ("count", "sum", "avg", "min", "max", "share")
+
+
+def _grouped(scope: _Scope, op: str, tgt: _Target | None, where: ColumnElement[bool], group: _Group, direction: str,
+             budget: int, cond: list[ColumnElement[bool]], res: Callable[..., ToolResult]) -> ToolResult:
+    """One query: the groups ranked by value, with the number of groups and of contributing
+    rows over all of them (window functions over the grouped rows).
+
+    A text column is grouped in two steps inside that query: by its stored spellings first -
+    which an index on the column serves without sorting the table - then by the spelling
+    folded to lower case without outer spaces, merging partial counts / sums / extremes.
+    count_distinct and median cannot be merged and group by the folded spelling at once."""
+    where = and_(where, group.present)
+    x = tgt.element if tgt is not None else None
+    expression = "*" if tgt is None else tgt.text
+    if op == "median":
+        assert tgt is not None
+        return _grouped_median(scope, tgt, where, group, direction, budget, res)
+    n = func.count(x) if x is not None else func.count()
+    meet = func.sum(case((and_(*cond), 1), else_=0)) if op == "share" else None
+    xk = cast(x, Integer) if x is not None and tgt is not None and tgt.ctype == "bool" else x  # PostgreSQL: no min(bool)
+    if group.text is not None and op in _MERGEABLE:
+        # the raw spelling where an index can serve it (count of rows), else trim(): a plan
+        # walking the index would fetch every row in index order, slower than one sort
+        raw = group.text if (op == "count" and x is None) else func.trim(group.text)
+        parts: list[Any] = [raw.label("k"), n.label("n")]
+        if op in ("sum", "avg"):
+            parts.append(func.sum(x).label("s"))
+        elif op in ("min", "max"):
+            parts.append((func.min(xk) if op == "min" else func.max(xk)).label("s"))
+        elif op == "share":
+            parts.append(meet.label("m"))  # type: ignore[union-attr]
+        inner = select(*parts).select_from(scope.table).where(where).group_by(raw).subquery()
+        key = func.lower(func.trim(inner.c.k))
+        total = func.sum(inner.c.n)
+        agg = {"count": total, "sum": func.sum(inner.c.s) if "s" in inner.c else None,
+               "avg": cast(func.sum(inner.c.s), Float) / total if "s" in inner.c else None,
+               "min": func.min(inner.c.s) if "s" in inner.c else None, "max": func.max(inner.c.s) if "s" in inner.c else None,
+               "share": cast(func.sum(inner.c.m), Float) * _fixed(100.0) / total if "m" in inner.c else None}[op]
+        cols: list[Any] = [key.label("g"), agg.label("v"), total.label("n"), func.count().over().label("ngroups"),
+                           func.sum(total).over().label("nrows"), func.min(inner.c.k).label("label")]
+        if op == "share":
+            cols.append(func.sum(inner.c.m).label("m"))
+        v = cols[1]
+        q = (select(*cols).group_by(key)
+             .order_by(v.desc() if direction == "desc" else v.asc(), total.desc(), key.asc()).limit(budget))
+    else:
+        if op == "count":
+            agg = n
+        elif op == "count_distinct":
+            agg = func.count(x.distinct())  # type: ignore[union-attr]
+        elif op == "sum":
+            agg = func.sum(x)
+        elif op == "avg":
+            agg = func.avg(x)
+        elif op in ("min", "max"):
+            agg = func.min(xk) if op == "min" else func.max(xk)
+        else:  # share
+            agg = cast(meet, Float) * _fixed(100.0) / n
+        g = group.key.label("g")
+        v = agg.label("v")
+        cols = [g, v, n.label("n"), func.count().over().label("ngroups"), func.sum(n).over().label("nrows")]
+        if group.label is not None:
+            cols.append(group.label.label("label"))
+        if op == "share":
+            cols.append(meet.label("m"))  # type: ignore[union-attr]
+        q = (select(*cols).select_from(scope.table).where(where).group_by(group.key)
+             .order_by(v.desc() if direction == "desc" else v.asc(), n.desc(), group.key.asc()).limit(budget))
+    with scope.sql.engine.connect() as conn:
+        fetched = [dict(r) for r in conn.execute(q).mappings()]
+    return _group_result(scope, op, tgt, where, group, budget, cond, res, fetched, expression)
+
+
+def _grouped_median(scope: _Scope, tgt: _Target, where: ColumnElement[bool], group: _Group, direction: str,
+                    budget: int, res: Callable[..., ToolResult]) -> ToolResult:
+    """The median per group in one query: each group's values numbered in order (window
+    functions), then the one or two middle ones averaged."""
+    x = tgt.element
+    cols: list[Any] = [group.key.label("g"), x.label("x"),
+                       func.row_number().over(partition_by=group.key, order_by=x).label("rn"),
+                       func.count().over(partition_by=group.key).label("cnt")]
+    if group.label is not None:
+        cols.append(func.min(scope.col(group.name)).over(partition_by=group.key).label("label"))
+    inner = select(*cols).select_from(scope.table).where(where).subquery()
+    middle = and_(inner.c.rn >= (inner.c.cnt + _fixed(1)) // _fixed(2), inner.c.rn <= (inner.c.cnt + _fixed(2)) // _fixed(2))
+    v = func.avg(cast(inner.c.x, Float)).label("v")
+    n = func.max(inner.c.cnt)
+    out: list[Any] = [inner.c.g, v, n.label("n"), func.count().over().label("ngroups"), func.sum(n).over().label("nrows")]
+    if group.label is not None:
+        out.append(func.min(inner.c.label).label("label"))
+    q = (select(*out).where(middle).group_by(inner.c.g)
+         .order_by(v.desc() if direction == "desc" else v.asc(), n.desc(), inner.c.g.asc()).limit(budget))
+    with scope.sql.engine.connect() as conn:
+        fetched = [dict(r) for r in conn.execute(q).mappings()]
+    if tgt.ctype == "int":  # the median of whole numbers stays whole when it is
+        for r in fetched:
+            if r["v"] is not None and float(r["v"]).is_integer():
+                r["v"] = int(r["v"])
+    return _group_result(scope, "median", tgt, where, group, budget, [], res, fetched, tgt.text)
+
+
+def _group_result(scope: _Scope, op: str, tgt: _Target | None, where: ColumnElement[bool], group: _Group, budget: int,
+                  cond: list[ColumnElement[bool]], res: Callable[..., ToolResult], fetched: list[dict[str, Any]],
+                  expression: str) -> ToolResult:
+    if not fetched:
+        return res([], 0, None, expression, groups=[], top_group=None, group_count=0,
+                   note=f"no rows with a {group.name} value match column_filters")
+    groups = []
+    for r in fetched:
+        value = r["v"]
+        if op in ("count", "count_distinct"):
+            value = int(value or 0)
+        elif op == "avg" and value is not None:
+            value = float(value)
+        elif op in ("min", "max") and tgt is not None and tgt.ctype == "bool" and value is not None:
+            value = bool(value)
+        elif op in ("min", "max") and tgt is not None and tgt.ctype == "datetime" and isinstance(value, str):
+            value = datetime.fromisoformat(value)
+        entry = {"group": group.show(r["label"] if "label" in r else r["g"]), "value": _value(value), "rows": int(r["n"] or 0)}
+        if op == "share":
+            entry["meeting"] = int(r["m"] or 0)
+        groups.append(entry)
+    top = fetched[0]
+    span = group.period(top["g"]) if group.period is not None else None
+    if span is not None:  # a month / day / year: a date range, which the index on the date serves
+        in_top = and_(where, scope.date >= span[0], scope.date < span[1])
+    else:
+        in_top = and_(where, group.key == top["g"])
+    if op == "share":
+        in_top = and_(in_top, *cond)
+    elif op in ("min", "max") and tgt is not None and tgt.ctype != "bool":
+        in_top = and_(in_top, tgt.element == top["v"])
+    rows = _rows(scope, _select_rows(scope, tgt).where(in_top).order_by(*scope.chronological()).limit(budget), tgt)
+    extra: dict[str, Any] = {}
+    if op == "share":
+        extra = {"in_scope": int(top["n"] or 0), "meeting": groups[0]["meeting"]}
+    return res(rows, int(fetched[0]["nrows"] or 0), groups[0]["value"], expression, groups=groups,
+               top_group=groups[0]["group"], group_count=int(fetched[0]["ngroups"] or 0), **extra)
+
+
 def _compute_op(operator: Any) -> str:
     if not isinstance(operator, str) or _norm(operator) not in _COMPUTE_ALIASES:
         raise ToolError(f"unknown operator {operator!r}; operators: {', '.join(COMPUTE_OPS)}")
@@ -667,6 +993,9 @@ def compute(
     operator: str,
     column_filters: list[dict[str, Any]] | None = None,
     result_budget: int = 10,
+    group_by: str | None = None,
+    order: str = "desc",
+    condition: list[dict[str, Any]] | None = None,
 ) -> ToolResult:
     """Apply ``operator`` to ``target`` (a column or expression) over the filtered rows.
 
@@ -674,28 +1003,77 @@ def compute(
     ``rows`` are the contributing rows up to the budget: chronological for count / sum / avg /
     stddev, and the rows that determine the value for min / max / median / first / last /
     delta. ``matched`` counts every contributing row.
+
+    ``share`` is the percentage (0-100) of the rows in scope (``column_filters``; with a column
+    target, rows where it is not NULL) that also meet ``condition`` (filters in the same form);
+    ``in_scope`` and ``meeting`` are the two counts, ``rows`` the meeting rows. No row in scope
+    gives value None with a ``note``.
+
+    ``group_by`` (a column, or ``month`` / ``day`` / ``weekday`` / ``year`` of the effective
+    date) applies count / count_distinct / sum / avg / median / min / max / share per group in
+    one query, ranks the groups by value (``order`` "desc" or "asc") and keeps
+    ``result_budget`` of them in ``groups`` ([{"group", "value", "rows"}], share adds
+    "meeting"); ``value`` and ``top_group`` are the first group's, ``rows`` its contributing
+    rows, ``matched`` the contributing rows of all groups, ``group_count`` all groups. Rows
+    whose group value is NULL do not count; text groups ignore case.
     """
     budget = _budget(result_budget)
     op = _compute_op(operator)
+    direction = _direction(order, "order")
     scope = _scope(sql, memory_id, table)
     clauses, normalized = _filters(scope, column_filters)
     base = and_(scope.tenant(), *clauses)
+    cond: list[ColumnElement[bool]] = []
+    cond_normalized: list[dict[str, Any]] | None = None
+    if op == "share":
+        if condition is None or (isinstance(condition, (list, tuple)) and not condition):
+            raise ToolError("operator 'share' needs a condition: a list of {column, op, value} filters that the counted rows "
+                            "must meet (column_filters choose the rows in scope); e.g. condition "
+                            "[{\"column\": \"result\", \"op\": \"=\", \"value\": \"win\"}]")
+        cond, cond_normalized = _filters(scope, condition, "condition")
+    elif condition is not None and not (isinstance(condition, (list, tuple)) and not condition):
+        raise ToolError(f"condition only works with operator 'share'; operator {op!r} takes its conditions in column_filters")
+    group = _group_key(scope, group_by) if group_by is not None else None
+    if group is not None and op not in GROUP_OPS:
+        raise ToolError(f"group_by does not work with operator {op!r}; operators with group_by: {', '.join(GROUP_OPS)}")
 
-    def res(rows: list[dict[str, Any]], matched: int, value: Any, expression: str) -> ToolResult:
-        return _result("Compute", scope, rows, matched, normalized, value=value, operator=op, expression=expression)
+    def res(rows: list[dict[str, Any]], matched: int, value: Any, expression: str, **kw: Any) -> ToolResult:
+        if group is not None:
+            kw.setdefault("group_by", group.name)
+            kw.setdefault("order", direction)
+        if cond_normalized is not None:
+            kw.setdefault("condition", cond_normalized)
+        return _result("Compute", scope, rows, matched, normalized, value=value, operator=op, expression=expression, **kw)
 
-    if isinstance(target, str) and target.strip() == "*":
-        if op != "count":
-            raise ToolError(f"target '*' only works with operator 'count'; operator {op!r} needs a column; columns: {', '.join(scope.types)}")
+    star = isinstance(target, str) and target.strip() == "*"
+    if star and op not in ("count", "share"):
+        raise ToolError(f"target '*' only works with operator 'count' or 'share'; operator {op!r} needs a column; "
+                        f"columns: {', '.join(scope.types)}")
+    tgt = None if star else _target(scope, target)
+    if tgt is not None and op in _NUMERIC_OPS and tgt.ctype not in NUMERIC_TYPES:
+        raise ToolError(f"operator {op!r} needs a numeric target, {tgt.text!r} is {tgt.ctype}; "
+                        f"numeric columns: {', '.join(n for n, t in scope.types.items() if t in NUMERIC_TYPES)}")
+    expression = "*" if tgt is None else tgt.text
+    where = base if tgt is None else and_(base, tgt.element.is_not(None))
+
+    if group is not None:
+        return _grouped(scope, op, tgt, where, group, direction, budget, cond, res)
+
+    if op == "share":
+        meet = func.sum(case((and_(*cond), 1), else_=0))
+        n, m = _scalar_query(scope, select(func.count(), meet).select_from(scope.table).where(where))
+        n, m = int(n or 0), int(m or 0)
+        if n == 0:
+            return res([], 0, None, expression, in_scope=0, meeting=0,
+                       note="no rows match column_filters, so the share is undefined")
+        rows = _rows(scope, _select_rows(scope, tgt).where(where, *cond).order_by(*scope.chronological()).limit(budget), tgt)
+        return res(rows, n, _tidy(100.0 * m / n), expression, in_scope=n, meeting=m)
+
+    if tgt is None:  # count(*)
         n = _count(scope, base)
         rows = _rows(scope, _select_rows(scope).where(base).order_by(*scope.chronological()).limit(budget))
         return res(rows, n, n, "*")
 
-    tgt = _target(scope, target)
-    if op in _NUMERIC_OPS and tgt.ctype not in NUMERIC_TYPES:
-        raise ToolError(f"operator {op!r} needs a numeric target, {tgt.text!r} is {tgt.ctype}; "
-                        f"numeric columns: {', '.join(n for n, t in scope.types.items() if t in NUMERIC_TYPES)}")
-    where = and_(base, tgt.element.is_not(None))
     x = tgt.element
     chrono = _select_rows(scope, tgt).where(where).order_by(*scope.chronological())
 
@@ -842,9 +1220,7 @@ def rank(
     """The rows with the highest (``desc``) or lowest (``asc``) target, NULL targets excluded;
     ties are broken by date, then order."""
     budget = _budget(result_budget)
-    if not isinstance(order, str) or _norm(order) not in _ORDER_ALIASES:
-        raise ToolError(f"order must be 'desc' or 'asc', got {order!r}")
-    direction = _ORDER_ALIASES[_norm(order)]
+    direction = _direction(order, "order")
     scope = _scope(sql, memory_id, table)
     clauses, normalized = _filters(scope, column_filters)
     tgt = _target(scope, target)

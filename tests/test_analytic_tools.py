@@ -502,12 +502,32 @@ def _period(value: Any) -> tuple[datetime, datetime] | None:
     return start, (start + timedelta(days=1) if start.date() < date.max else datetime.max)
 
 
-def _equal(actual: Any, value: Any, ctype: str) -> bool:
+def _words(text: str) -> set[str]:
+    """Words with a letter, lower case, a trailing plural s (or ies) folded."""
+    out = set()
+    for w in re.findall(r"[^\W_]+", text.lower()):
+        if any(ch.isalpha() for ch in w):
+            if len(w) > 4 and w.endswith("ies"):
+                w = w[:-3] + "y"
+            elif len(w) > 4 and w.endswith(("sses", "shes", "ches", "xes")):
+                w = w[:-2]
+            elif len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
+                w = w[:-1]
+            out.add(w)
+    return out
+
+
+def _equal(actual: Any, value: Any, ctype: str, column: str = "") -> bool:
     if ctype == "datetime":
         period = _period(value)
         if period:
             return period[0] <= actual < period[1]
         return actual == parse_time(value)
+    if ctype == "text" and column == "mood":  # a categorical attribute: case- and alias-insensitive
+        if actual.strip().lower() == str(value).strip().lower():
+            return True
+        want, have = _words(str(value)), _words(actual)
+        return bool(want and want <= have) or bool(have and have <= want)
     if ctype == "text":
         return actual.lower() == str(value).strip().lower()
     if ctype in ("int", "float"):
@@ -526,12 +546,12 @@ def satisfies(row: dict[str, Any], f: dict[str, Any]) -> bool:
     if actual is None:
         return False
     if op == "=":
-        return _equal(actual, value, ctype)
+        return _equal(actual, value, ctype, column)
     if op == "!=":
-        return not _equal(actual, value, ctype)
+        return not _equal(actual, value, ctype, column)
     if op == "in":
         values = list(value) if isinstance(value, (list, tuple, set)) else [value]
-        return any(_equal(actual, v, ctype) for v in values)
+        return any(_equal(actual, v, ctype, column) for v in values)
     if op == "contains":
         return str(value).lower() in actual.lower()
     if op == "between":
@@ -573,7 +593,8 @@ _typed = {
     "float": st.one_of(st.sampled_from([r["total_sleep"] for r in DATA if r["total_sleep"] is not None] + [0, 1.2, "7.0"]),
                        st.floats(-1, 10), st.integers(-2, 20000)),
     "int": st.one_of(st.sampled_from([r["steps"] for r in DATA] + [3, "4000", 7.5]), st.integers(-2, 20000), st.floats(0, 15000)),
-    "text": st.one_of(st.sampled_from(["good", "GREAT", " okay ", "r5", "r12", "ired", "o", "%", "_", HOSTILE]), st.text(max_size=4)),
+    "text": st.one_of(st.sampled_from(["good", "GREAT", " okay ", "r5", "r12", "ired", "o", "%", "_", HOSTILE, "Goods",
+                                       "good great", "TIRED ****7730", "not good", "bad-okay", "okays"]), st.text(max_size=4)),
     "bool": st.sampled_from([True, False, "yes", "no", 1, 0, "true", "maybe"]),
     "datetime": st.one_of(_dates, st.sampled_from([r["time"] for r in DATA] + [r["bedtime"] for r in DATA]),
                           st.dates(min_value=date(2025, 2, 25), max_value=date(2025, 3, 16)),
