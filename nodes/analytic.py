@@ -152,7 +152,8 @@ def canonicalize(sql: SqlStore, memory_id: str, resolver: AttributeResolver, rnd
         records[getattr(d, "record", 0)].append(d)
     result: list[ObservationRecord] = []
     for index in sorted(records):
-        group = sorted(records[index], key=lambda d: not resolver.is_known(d.attribute))  # stable: known names first
+        # Labelled values first, then known names: they are the context that places the rest.
+        group = sorted(records[index], key=lambda d: (getattr(d, "bare", None) is not None, not resolver.is_known(d.attribute)))
         out: dict[str, ObservationRecord] = {}
         for d in group:
             if getattr(d, "missing", False):
@@ -160,7 +161,12 @@ def canonicalize(sql: SqlStore, memory_id: str, resolver: AttributeResolver, rnd
             kind = "text" if d.value_num is None else "float"
             if d.value_num is not None and _echo(out, d, resolver):
                 continue  # a value another part of the round already gave (a reply restating a caption)
-            name = resolver.resolve(d.attribute, d.dimension, frozenset(out))
+            bare = getattr(d, "bare", None)
+            # A value named only by its unit ("Total: 7:54", "31.2 km") takes the attribute of
+            # that unit its record's companions are recorded with, as a bare "Total" label would.
+            name = resolver.resolve(bare or "total", d.dimension, frozenset(out)) if bare is not None and out else None
+            name = name if name not in out else None
+            name = name or resolver.resolve(d.attribute, d.dimension, frozenset(out))
             if name in out:
                 if _same_value(out[name], d, resolver.known[name]):
                     continue  # the same quantity reported twice (a caption and its echo in the reply)
@@ -374,11 +380,18 @@ class _Induction:
         if attrs - self.context:
             update = update_schemas(self.index, list(self.active), attrs, theta_s=self.ctx.theta_support,
                                     theta_a=self.ctx.theta_all_conf, theta_e=self.ctx.theta_ext_conf,
-                                    context_attributes=self.context)
+                                    context_attributes=self.context, optional_fields=self.ctx.optional_fields)
             for old_schema, new_schema in update.evolved:
                 counts["table_rows"] += self._evolve(old_schema, new_schema)
                 counts["schemas_evolved"] += 1
             for schema in update.discovered:
+                variant = self._variant_of(schema) if self.ctx.optional_fields else None
+                if variant is not None:
+                    # A near-copy of an active schema (the same record with other optional
+                    # fields present) widens that table instead of forking a second one.
+                    counts["table_rows"] += self._evolve(variant, variant | schema)
+                    counts["schemas_evolved"] += 1
+                    continue
                 counts["table_rows"] += self._discover(schema)
                 counts["schemas_discovered"] += 1
         for schema, table in self.active.items():
@@ -476,13 +489,20 @@ class _Induction:
         if not rounds:
             return 0
         by_round: dict[str, list[ObservationRecord]] = defaultdict(list)
-        for o in self.sql.observations(self.memory_id, list(rounds), attributes=sorted(schema)):
-            by_round[o.round_id].append(o)
+        for start in range(0, len(rounds), 500):  # every attribute: which table a record fits best needs them all
+            for o in self.sql.observations(self.memory_id, list(rounds)[start:start + 500]):
+                by_round[o.round_id].append(o)
         missing = [rid for rid in rounds if rid not in self.captions]
         for start in range(0, len(missing), 500):
             for r in self.sql.get_rounds(self.memory_id, missing[start:start + 500]):
                 self.captions[r.round_id] = _captions(r)
         rows = [row for rid, (order, ts) in rounds.items() for row in self._rows(rid, order, ts, by_round[rid], schema)]
+        moved = {(r["source"], r["record"]) for r in rows}
+        for other, name in self.active.items():  # a record now better placed here leaves its old table
+            if other != schema:
+                for key in [k for k in self.rows[name] if k in moved]:
+                    del self.rows[name][key]
+                self.sql.delete_records(self.memory_id, name, sorted(moved))
         self.rows[table].update({(r["source"], r["record"]): r for r in rows if r["source"] in self.batch_attrs})
         return self._upsert(table, [r for r in rows if r["source"] not in self.batch_attrs])
 
@@ -504,6 +524,27 @@ class _Induction:
                     row["observed_at"] = row["observed_at"] or o.observed_at
             rows.append(row)
         return rows
+
+    def _variant_of(self, schema: frozenset[str]) -> frozenset[str] | None:
+        """The active schema ``schema`` is a variant of, if any: they share at least three
+        quarters of the smaller one's attributes (at least two), or the rounds holding
+        ``schema`` mostly (≥ θa) hold three quarters of the active one too (a field such as
+        "bike: Gravel" that only one app card shows); the union may contain no other schema."""
+        best, best_score = None, 0.0
+        supp = self.index.support(schema)
+        sets = self.index.distinct_sets()
+        for active in self.active:
+            shared = len(active & schema)
+            score = shared / min(len(active), len(schema)) if shared >= 2 else 0.0
+            if score < 0.75 and supp:
+                near = sum(n for s, n in sets if schema <= s and len(s & active) >= 0.75 * len(active))
+                score = near / supp if near / supp >= self.ctx.theta_all_conf else 0.0
+            if score < 0.6:
+                continue
+            union = active | schema
+            if not any(other != active and other <= union for other in self.active) and score > best_score:
+                best, best_score = active, score
+        return best
 
     def _best(self, attrs: frozenset[str]) -> frozenset[str] | None:
         """The one schema a record belongs to: of those it matches, the one sharing most of its

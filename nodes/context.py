@@ -96,7 +96,11 @@ class Context:
     table_match_ratio: float = _env("table_match_ratio", 0.5)
     """Share of a schema's attributes a round must report to get a row in its table (a row of
     an evolved schema, or one missing an optional field, still counts)."""
-    rules_extractor: str = _env("rules_extractor", "labels")
+    optional_fields: bool = _env("optional_fields", True)
+    """Grow a schema by a field that occurs in θs of its rounds and mostly with it (supp(A+x) /
+    supp({x}) ≥ θa), as a nullable column, although ext-conf stays below θe: a pulse the
+    monitor did not show, power only on one bike. False: the paper's evolution rule alone."""
+    rules_extractor: str = _env("rules_extractor", "records")
     """Which offline extractor the ``rules`` extractor role runs: ``labels`` (labelled values of
     dashboards and log lines, one record per round) or ``records`` (the span model of
     ``nodes/rules/observe.py``: money, prices, durations, pairs, missing fields, categorical

@@ -136,6 +136,12 @@ class AttributeResolver:
             related = plausible
         else:
             related = [k for k in plausible if mine_words <= words(k.name) or words(k.name) <= mine_words]
+        if len(related) > 1 and len(mine_words) > 1:
+            # "deep sleep" next to a known bare "Deep" and "Sleep": its modifier, the word that
+            # sets it apart, decides ("deep sleep" is the dashboard's "Deep", not its "Sleep").
+            first = [w for w in expand(name).split() if w not in QUALIFIERS][:1]
+            narrowed = [k for k in related if first and _singular(first[0]) in words(k.name)]
+            related = narrowed or related
         if related:
             return self._pick(related, context)
         slot = self._slot(plausible, context)

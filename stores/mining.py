@@ -467,6 +467,7 @@ def update_schemas(
     theta_e: float = 0.8,
     context_attributes: Iterable[str] = DEFAULT_CONTEXT_ATTRIBUTES,
     max_candidates: int = DEFAULT_MAX_CANDIDATES,
+    optional_fields: bool = False,
 ) -> SchemaUpdate:
     """Schema evolution then discovery after ``index.add(new_round)`` (paper Table 5 defaults).
 
@@ -535,6 +536,23 @@ def update_schemas(
             evolved.append((old, grown))
             current = list(dict.fromkeys(grown if x == old else x for x in current))
 
+    # 1b. optional fields (``optional_fields``, beyond the paper): an attribute that occurs in
+    # θs rounds of A and mostly with A
+    # (supp(A + x) / supp({x}) >= θa) is a field of A's record type that is often left out
+    # (a pulse not shown, power only on one bike): A grows to take it as a nullable column,
+    # although ext-conf(A + x | A) stays below θe.
+    for old in [a for a in current if optional_fields and (a - ctx) and (a - ctx) < core]:
+        extra = sorted(x for x in core - old if x not in ctx)
+        grown = set(old)
+        for x in extra:
+            both = index.support((old - ctx) | {x})
+            if both >= theta_s and both / max(index.single_support(x), 1) >= theta_a:
+                grown.add(x)
+        new = frozenset(grown)
+        if new != old and not any(b != old and b <= new for b in current):
+            evolved.append((old, new))
+            current = list(dict.fromkeys(new if y == old else y for y in current))
+
     # 2. discovery: the all-conf core of each closed x (its attributes a with
     # supp(x) / supp({a}) >= θa). Such a core c is always admissible: supp(c) >= supp(x) >= θs,
     # and supp(c) / supp({a}) >= supp(x) / supp({a}) >= θa for every a in c.
@@ -573,7 +591,9 @@ def update_schemas(
             continue  # some admissible superset exists outside the round: c is not maximal
         anchored = False
         for b in active_cores:
-            bar = theta_a if b & c else theta_e
+            # With optional fields a new field that mostly occurs with b waits to become b's
+            # column (step 1b) instead of forking a table of its own.
+            bar = theta_a if (b & c or optional_fields) else theta_e
             # quick bound: every attribute of b must co-occur with c often enough
             if any(a in view.frequent and tally.get(a, 0) / supp_c < bar for a in b - c):
                 continue

@@ -791,6 +791,20 @@ class SqlStore:
                 conn.exec_driver_sql(f"ANALYZE {self.engine.dialect.identifier_preparer.quote(table.name)}")
         return len(clean)
 
+    def delete_records(self, memory_id: str, name: str, keys: Sequence[tuple[str, int]]) -> int:
+        """Delete the rows of these ``(source, record)`` pairs, leaving the rounds' other records."""
+        if not keys:
+            return 0
+        info = self._require_table(memory_id, name)
+        table = self._sa_table(info)
+        deleted = 0
+        with self.engine.begin() as conn:
+            for start in range(0, len(keys), 400):
+                chunk = keys[start:start + 400]
+                cond = or_(*[and_(table.c.source == src, table.c.record == rec) for src, rec in chunk])
+                deleted += conn.execute(delete(table).where(table.c.memory_id == memory_id, cond)).rowcount
+        return deleted
+
     def delete_rows(self, memory_id: str, name: str, sources: Sequence[str]) -> int:
         info = self._require_table(memory_id, name)
         table = self._sa_table(info)

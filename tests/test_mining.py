@@ -485,3 +485,22 @@ def test_schema_updates_match_brute_force(
         for c in up.discovered:
             assert supp(c) >= theta_s and admissible(c) and not c & ctx
         schemas.extend(up.discovered)
+
+
+def test_optional_field_grows_a_schema_only_when_it_mostly_occurs_with_it() -> None:
+    """A field in 4 of 10 rounds of {a, b} and nowhere else is an optional column of it
+    (supp({a,b,c}) / supp({c}) = 1 ≥ θa) although ext-conf is 0.4; a field that mostly occurs
+    in another record type ({c, d}) is not, and the paper's rule alone grows nothing."""
+    def run(extra: list[frozenset[str]], optional: bool) -> SchemaUpdate:
+        index = SupportIndex()
+        for s in [frozenset("ab")] * 6 + extra:
+            index.add(s)
+        last = frozenset("abc")
+        index.add(last)
+        return update_schemas(index, [frozenset("ab")], last, theta_s=4, optional_fields=optional)
+
+    own = [frozenset("abc")] * 3
+    assert run(own, True).evolved == [(frozenset("ab"), frozenset("abc"))]
+    assert run(own, False).evolved == []
+    elsewhere = own + [frozenset("cd")] * 10
+    assert run(elsewhere, True).evolved == []

@@ -66,6 +66,7 @@ class Draft:
     record: int = 0  #: which record of the round (an export of three days gives 0, 1, 2)
     text: str = ""  #: the record's text: its sentences or rows plus the round's context
     missing: bool = False  #: the field is shown without a value ("PUL --"): a NULL cell
+    bare: str | None = None  #: named after its unit only; the label it had ("total", "avg", "")
 
 
 # -- names -----------------------------------------------------------------------------------
@@ -86,11 +87,14 @@ LABELS: dict[str, str] = {
     "cal": "calories", "kcal": "calories", "calories": "calories", "energy": "calories",
     "odo": "odometer", "odometer": "odometer", "mileage": "odometer",
     "wt": "weight", "weight": "weight",
-    "temp": "temperature", "page": "page", "slept": "sleep", "sleep": "sleep", "total sleep": "sleep",
+    "temp": "temperature", "page": "page", "score for": "score_for", "score against": "score_against",
+    "goals for": "score_for", "goals against": "score_against", "points for": "score_for", "points against": "score_against", "slept": "sleep", "sleep": "sleep", "total sleep": "sleep",
 }
 #: Labels of a plain number that is an identifier, not a measurement ("pump 3", "zone 2").
 ID_LABELS = frozenset("""pump zone chapter step part section item no number room gate table seat bus line track platform
 level lane door episode season week day round row rows id code version model""".split())
+#: Irregular logging verbs that stand where a label would ("ran 8 km", "swam 1,500 m").
+VERBS = frozenset("ran rode swam drove did went got took ate drank spent paid made began won lost hit".split())
 #: Words around a label that add nothing to it.
 GENERIC_WORDS = frozenset("field value reading readout number figure data display".split())
 #: Words that qualify a value without naming it.
@@ -118,8 +122,10 @@ def _name(sp: Span) -> str | None:
         return "rating"
     label = " ".join(w for w in sp.label.lower().replace("-", " ").split())
     words = [w for w in label.split() if w not in QUALIFIERS]
-    if len(words) == 1 and words[0] not in LABELS and re.fullmatch(r"[a-z]+ed", words[0]):
-        words = []  # a logging verb ("Rowed 5.2 km", "Began a 320-page novel"), not a field name
+    if len(words) == 1 and words[0] not in LABELS and (re.fullmatch(r"[a-z]+ed", words[0]) or words[0] in VERBS):
+        words = []  # a logging verb ("Rowed 5.2 km", "ran 8 km"), not a field name
+    if sp.dimension == "rate" and words and LABELS.get(" ".join(words)) == "heart_rate" and set(label.split()) & {"avg", "average", "mean"}:
+        return "avg_heart_rate"  # a session's average heart rate is not a resting pulse reading
     core = " ".join(words)
     if words and set(words) & NOT_OBSERVED:
         return None
@@ -228,13 +234,14 @@ def _fields(unit: _Unit) -> list[_Field]:
     names: dict[str, int] = {}
     for sp in unit.spans:
         if sp.unit is None and not sp.missing and sp.text is None:
-            if not sp.label or (sp.label_after and sp.label.lower() not in LABELS):
+            if not sp.label or (sp.label_after and sp.label.lower() not in LABELS and not _count_of(unit.text, sp)):
                 continue  # a bare number ("with 3 rows"): no label in front, no unit
             last = sp.label.split()[-1]
             if last.lower() in ID_LABELS:
                 continue  # "pump 3": an identifier
-            if last[0].isupper() and not last.isupper() and last.lower() not in LABELS:
-                continue  # "Super 95": a name
+            if last[0].isupper() and not last.isupper() and last.lower() not in LABELS and not sp.colon \
+                    and not _FIELDS.search(unit.text):
+                continue  # "Super 95" in prose: a name; "Score 63" on a dashboard card is a field
             unit_word = canonical_unit(sp.label) if sp.label.isupper() else None
             if unit_word is not None:  # "KM 58869": the label is the unit
                 sp.unit, sp.dimension, sp.label = unit_word, dimension_of(unit_word), ""
@@ -251,6 +258,29 @@ def _fields(unit: _Unit) -> list[_Field]:
         names[name] = 1
         out.append(_Field(name, sp, unit))
     return out
+
+
+_FIELDS = re.compile(r"[·•|]|\s/\s|\n")
+
+
+def _bare(sp: Span, name: str) -> str | None:
+    """The qualifier a value named only after its unit had ("Total: 7:54" -> "total"), "" for
+    none; None for a value whose label named it."""
+    if sp.role in ("first", "second", "rating") or sp.text is not None:
+        return None
+    words = sp.label.lower().split()
+    if words and not set(words) <= QUALIFIERS | MONEY_WORDS:
+        return None
+    if name != _DIMENSION_NAMES.get(sp.dimension or "") and not name.startswith(("amount", "price")):
+        return None
+    return words[0] if words else ""
+
+
+def _count_of(text: str, sp: Span) -> bool:
+    """"... and 2 lows": a count of a plural noun in a list of values, not "with 3 rows"."""
+    before = text[:sp.start].rstrip().lower()
+    return (len(sp.label.split()) == 1 and sp.label.lower().endswith("s") and not sp.label.lower().endswith("ss")
+            and (before.endswith((",", "and", ":", "·", "|")) or not before))
 
 
 def _is_heading(text: str, sp: Span) -> bool:
@@ -328,7 +358,7 @@ def extract_round(rnd: Round, ocr: dict[str, str] | None = None) -> list[Draft]:
     drafts: list[Draft] = []
     context_days = [d for u in context for d in u.days]
     all_days = {d for u in units for d in u.days}
-    context_text = " ".join(u.text.strip() for u in context if u.part == "user_text")
+    context_text = " ".join(u.text.strip() for u in context)
     for i, rec in enumerate(records):
         day = rec.days[0] if rec.days else context_days[0] if context_days else (
             next(iter(all_days)) if len(all_days) == 1 else None)
@@ -339,7 +369,7 @@ def extract_round(rnd: Round, ocr: dict[str, str] | None = None) -> list[Draft]:
             drafts.append(Draft(attribute=f.name, value_num=sp.num if sp.num is None or math.isfinite(sp.num) else None,
                                 value_text=sp.text, unit=sp.unit, dimension=sp.dimension, raw=sp.raw,
                                 source=f"{f.unit_ref.part}[{a}:{b}]", observed_at=day, record=i, text=text,
-                                missing=sp.missing))
+                                missing=sp.missing, bare=_bare(sp, f.name)))
     drafts.extend(_metadata(rnd, len(records)))
     return drafts
 

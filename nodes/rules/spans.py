@@ -53,6 +53,7 @@ class Span:
     raw: str
     missing: bool = False
     label_after: bool = False  #: the label follows the value ("133 m elevation gain")
+    colon: bool = False  #: "Label: value" - a field label, whatever its case
     role: str = ""  #: "first" / "second" of a pair, "rating", "money", "price", "duration"
 
 
@@ -62,7 +63,7 @@ _NUMBER = (r"(?<![\w.,/:])(?:[+\-\u2212])?(?:"
            r"\d{1,3}(?:[.,]\d{3})+(?:[.,]\d{1,2})?"  # 1,234.50 / 1.234,50 / 62,117
            r"|\d{1,3}(?: \d{3})+(?!\d|[.,]\d)"  # 58 117 (space thousands)
            r"|\d+(?:[.,]\d+)?"  # 61,40 / 17.4 / 145
-           r")(?![\w])")
+           r")(?![\d])")
 
 
 def parse_number(raw: str, *, price: bool = False) -> float | None:
@@ -100,7 +101,7 @@ def parse_number(raw: str, *, price: bool = False) -> float | None:
 
 # -- cells -----------------------------------------------------------------------------------
 
-_CELL_SEP = re.compile(r"[ \t]*(?:[·•|;¦\n\r]|\s[—–]\s|\s-\s|,\s|:\s(?=')|(?<=[a-z%)])\.\s+(?=[A-Z'\"(])|'\s*;\s*')[ \t]*")
+_CELL_SEP = re.compile(r"[ \t]*(?:[·•|;¦\n\r]|\s[—–/]\s|\s-\s|,\s|:\s(?=')|(?<=[a-z%)])\.\s+(?=[A-Z'\"(])|'\s*;\s*')[ \t]*")
 
 
 def cells(text: str) -> list[tuple[int, int]]:
@@ -138,24 +139,27 @@ _PAIR = re.compile(r"(?<![\w./:])(?P<a>\d{2,3})\s?(?:/|\s+over\s+)(?P<b>\d{2,3})
 _STARS = re.compile(r"[★☆]{3,10}")
 _RATING = re.compile(r"(?<![\w./])(?P<a>\d(?:[.,]5)?)\s?(?:/|out\s+of)\s?(?P<b>5|10)(?![\w/]|\.\d)(?:\s+stars?)?", re.I)
 _UNIT_AFTER = re.compile(
-    r"(?:\s?|-)(?P<u>/\s?min\b|mm\s?Hg|km/h|m/s|mph|kph|bpm|kcal|cal\b|°\s?[CF]|℃|%|percent\b|per\s+cent\b|pp\b|pgs?\b|"
+    r"(?:\s?|-)(?P<u>/\s?min\b|mm\s?Hg|mg\s?/\s?d[lL]\b|mmol\s?/\s?[lL]\b|km/h|m/s|mph|kph|bpm|kcal|cal\b|°\s?[CF]|℃|%|percent\b|per\s+cent\b|pp\b|pgs?\b|"
     r"[a-zA-Zµ]+(?:\s(?:per|of)\s[a-z]+)?)")
 _MISSING_WORDS = (r"(?:--+|—|–|-{1,3}|n/?a|N/?A|unavailable|not\s+(?:measured|available|recorded|shown)|no\s+(?:data|reading|sensor\s+data)|"
                   r"blank|none|missing|error)")
 _MISSING = re.compile(r"(?P<label>[A-Za-z][A-Za-z ]{0,30}?)\s*:?\s*" + _MISSING_WORDS + r"(?=\s*(?:[·•|;,.)]|$|\s[—–]\s))")
-_CATEGORICAL = re.compile(r"(?P<label>[A-Za-z][A-Za-z ]{0,24}?)\s?:\s?(?P<v>[A-Za-z][\w'’&+ \-]{0,40}?)\s*(?=[·•|;,.)]|$|\s[—–]\s)")
+_CATEGORICAL = re.compile(r"(?P<label>[A-Za-z][A-Za-z ]{0,24}?)\s?:\s?(?P<v>[A-Za-z][\w'’&+ \-]{0,40}?)\s*(?=[·•|;,.)\n]|$|\s[—–/]\s)")
 
 #: Categorical fields apps write as "Label Value" without a colon ("category food",
 #: "Merchant Whole Foods", "Result won", "Opponent Wolves").
 _LABELLED_WORD = re.compile(
     r"\b(?P<label>category|merchant|result|opponent|payment method|payment|method|store|vendor|payee|weather|mood)"
-    r"\s+(?P<v>[A-Za-z][\w'’&.\-]*(?:\s+(?!for\b|against\b)[A-Za-z&][\w'’&.\-]*){0,3}?)\s*(?=[·•|;,.!)\n]|$|\s[—–]\s)", re.I)
+    r"\s+(?P<v>[A-Za-z][\w'’&.\-]*(?:\s+(?!for\b|against\b)[A-Za-z&][\w'’&.\-]*){0,3}?)\.?\s*(?=[·•|;,.!)\n]|$|\s[—–/]\s)", re.I)
 _WIN = frozenset("won win wins beat beats defeated victory".split())
 _LOSS = frozenset("lost loss loses defeat".split())
 _GAME = re.compile(
-    r"\b(?P<w>(?i:won|win|beat|beats|defeated|victory|lost|loss|defeat|drew|draw|tied))\b"
+    r"\b(?P<w>(?i:won|win|beat|beats|defeated|victory|lost|loss|defeat|drew|tied))\b"
     r"(?:[^.!?;\n\d]{0,20}?(?P<a>\d{1,2})\s?[-–:]\s?(?P<b>\d{1,2})(?![\d:]))?"
     r"(?:[^.!?;\n]{0,15}?\b(?:against|vs\.?|versus|to|over)\s+(?:the\s+)?(?P<opp>[A-Z][\w'’&\-]*(?:\s+[A-Z][\w'’&\-]*){0,2}))?")
+_TIMED = re.compile(r"(?i)sleep|deep|rem\b|light|awake|nap|time|duration|moving|elapsed|\d\s?h\s*$")
+_GAME_NOUN = re.compile(r"(?<![\d:])(?P<a>\d{1,2})\s?[-–]\s?(?P<b>\d{1,2})\s+(?:[a-z]+\s+)?(?P<w>win|victory|loss|defeat|draw|tie)\b", re.I)
+_PLAYED = re.compile(r"\b(?:played|against|vs\.?|versus|faced)\s+(?:the\s+)?(?P<opp>[A-Z][\w'’&\-]*(?:\s+[A-Z][\w'’&\-]*){0,2})")
 _SCORE = re.compile(r"\bscore\s*:?\s*(?P<a>\d{1,2})\s?[-–:]\s?(?P<b>\d{1,2})(?![\d:])", re.I)
 
 #: A word that may stand between a value and its unit-less label (``pulse of 66``).
@@ -209,8 +213,13 @@ def _label_before(text: str, start: int, floor: int) -> str:
     words = words[-4:]
     # Drop leading filler ("with a pulse of" -> "pulse"): keep the last run of label words.
     out: list[str] = []
-    for w in reversed(words):
+    rev = list(reversed(words))
+    for i, w in enumerate(rev):
         if not w or w.lower() in _LABEL_STOP:
+            if out and w.lower() in ("in", "of", "per") and i + 1 < len(rev) and rev[i + 1] \
+                    and rev[i + 1].lower() not in _LABEL_STOP:
+                out.append(w)  # "time in range", "rate of climb"
+                continue
             if out:
                 break
             continue
@@ -220,7 +229,7 @@ def _label_before(text: str, start: int, floor: int) -> str:
 
 def _label_after(text: str, end: int, ceil: int) -> str:
     seg = text[end:ceil]
-    m = re.match(r"\s*(?:of\s+)?((?:[A-Za-z][A-Za-z\-]*(?![\w'’])\s?){1,3})", seg)
+    m = re.match(r"\s*(?:of\s+|in\s+)?((?:[A-Za-z][A-Za-z\-]*(?![\w'’])\s?){1,3})", seg)
     if not m:
         return ""
     words = m.group(1).split()
@@ -275,7 +284,7 @@ def find_spans(text: str, masked: list[tuple[int, int]] | None = None) -> list[S
             add(Span(m.start(), m.end(), value, None, code, f"currency:{code}", "", m.group(0), role="money"))
     for m in _LABELLED_WORD.finditer(text):
         if free(m.start(), m.end()):
-            value = m.group("v").strip()
+            value = m.group("v").strip().rstrip(".")
             add(Span(m.start(), m.end(), None, value, None, None, m.group("label").lower(), m.group(0)))
     for m in _GAME.finditer(text):
         if not free(m.start("w"), m.end("w")):
@@ -291,6 +300,18 @@ def find_spans(text: str, masked: list[tuple[int, int]] | None = None) -> list[S
             add(Span(m.start("b"), m.end("b"), theirs, None, None, None, "score against", m.group("b")))
         if m.group("opp"):
             add(Span(m.start("opp"), m.end("opp"), None, m.group("opp").strip(), None, None, "opponent", m.group("opp")))
+    for m in _GAME_NOUN.finditer(text):
+        if free(m.start("a"), m.end("w")):
+            word = m.group("w").lower()
+            result = "won" if word in ("win", "victory") else "lost" if word in ("loss", "defeat") else "draw"
+            a, b = float(m.group("a")), float(m.group("b"))
+            ours, theirs = (max(a, b), min(a, b)) if result == "won" else (min(a, b), max(a, b)) if result == "lost" else (a, b)
+            add(Span(m.start("a"), m.start("b"), ours, None, None, None, "score for", m.group("a")))
+            add(Span(m.start("b"), m.end("b"), theirs, None, None, None, "score against", m.group("b")))
+            add(Span(m.start("w"), m.end("w"), None, result, None, None, "result", m.group("w")))
+            opp = _PLAYED.search(text)
+            if opp and free(opp.start("opp"), opp.end("opp")):
+                add(Span(opp.start("opp"), opp.end("opp"), None, opp.group("opp"), None, None, "opponent", opp.group("opp")))
     for m in _SCORE.finditer(text):
         if free(m.start("a"), m.end("b")):
             add(Span(m.start("a"), m.start("b"), float(m.group("a")), None, None, None, "score for", m.group("a")))
@@ -346,6 +367,12 @@ def find_spans(text: str, masked: list[tuple[int, int]] | None = None) -> list[S
         if um:
             unit, dim = _unit_of(um.group("u"))
             end = um.end()
+            if unit is not None and um.start("u") == m.end() and len(um.group("u")) == 1 and um.group("u").isupper():
+                unit = dim = None  # "3D": a glued capital letter is no unit
+            if unit == "m" and um.start("u") == m.end() and _TIMED.search(text[max(0, m.start() - 30):m.start()]):
+                unit, dim = "min", "duration"  # "Deep sleep: 57m": minutes, as sleep apps write them
+            if unit == "ms":
+                dim = "interval"  # HRV, latency: milliseconds are no activity duration
             if unit is None and " " in um.group("u"):
                 first = um.group("u").split()[0]
                 unit, dim = _unit_of(first)
@@ -362,6 +389,8 @@ def find_spans(text: str, masked: list[tuple[int, int]] | None = None) -> list[S
                     continue
             else:
                 end = m.end()
+        if unit is None and m.end() < len(text) and text[m.end()].isalpha():
+            continue  # "3D", "4th", "2x": a number glued to a word that is no unit
         value = parse_number(raw)
         if value is None:
             continue
@@ -406,6 +435,7 @@ def _attach_labels(text: str, spans: list[Span]) -> None:
         if before and ":" in text[floor:sp.start] and _heading(text, sp, spans[i + 1:]):
             before = ""  # "Yesterday's walk: 1 h 4 min, about 5.3 km": a heading, not a field label
         after = _label_after(text, sp.end, min(b, next_start))
+        sp.colon = bool(before) and ":" in text[floor:sp.start]
         if before and before.lower() not in _QUALIFIER_ONLY:
             sp.label = before
         elif after:
