@@ -58,11 +58,12 @@ def test_every_store_read_and_tool_stays_in_its_memory(world) -> None:
         assert stats["rounds"] == stats["vectors"] == stats["bm25_entries"] == stats["events"] == 5, (mid, stats)
         assert stats["tables"] == 1 and stats["table_rows"] == 4
         (table,) = b.sql.tables(mid)
-        res = analytic.compute(b.sql, mid, table.name, "total_sleep", "avg")
+        (sleep,) = [c for c in table.column_names if "sleep" in c and "deep" not in c]
+        res = analytic.compute(b.sql, mid, table.name, sleep, "avg")
         assert res.value == hours and res.matched == 4
-        assert analytic.lookup(b.sql, mid, table.name, {"source": "r1"}).rows[0]["total_sleep"] == hours
-        assert analytic.filter_rows(b.sql, mid, table.name, [{"column": "total_sleep", "op": "!=", "value": hours}]).matched == 0
-        assert analytic.rank(b.sql, mid, table.name, "total_sleep", "desc", result_budget=100).matched == 4
+        assert analytic.lookup(b.sql, mid, table.name, {"source": "r1"}).rows[0][sleep] == hours
+        assert analytic.filter_rows(b.sql, mid, table.name, [{"column": sleep, "op": "!=", "value": hours}]).matched == 0
+        assert analytic.rank(b.sql, mid, table.name, sleep, "desc", result_budget=100).matched == 4
         for other_pet in PETS:  # a question about another memory's puppy finds only this memory's rounds
             for unit in semantic_match(ctx, mid, f"puppy named {other_pet}", "event", 10):
                 assert not foreign(unit.text, pet), (mid, unit.text)

@@ -6,6 +6,7 @@ format, a label position, a date cue, a record boundary, a distractor.
 
 from __future__ import annotations
 
+import re
 from datetime import date, datetime
 
 import pytest
@@ -13,6 +14,7 @@ import pytest
 from adamm.nodes.rules.dates import find_dates
 from adamm.nodes.rules.observe import extract_round
 from adamm.nodes.rules.spans import find_spans, parse_number
+from adamm.stores.quantities import convert
 from adamm.stores.records import Round
 
 REF = datetime(2024, 11, 20, 19, 0)  # a Wednesday
@@ -62,9 +64,10 @@ def test_price_per_litre_reads_a_decimal_comma(text: str, value: float) -> None:
     ("8h22m", 502), ("6 hours 5 minutes", 365), ("1:13:32", 73 + 32 / 60), ("6 h 57 min", 417), ("95 minutes", 95),
     ("2 hours", 120),
 ])
-def test_durations_in_minutes(text: str, minutes: float) -> None:
+def test_durations_in_the_largest_unit_written(text: str, minutes: float) -> None:
     (sp,) = find_spans(text)
-    assert sp.dimension == "duration" and sp.num == pytest.approx(minutes)
+    assert sp.dimension == "duration" and convert(sp.num, sp.unit, "min") == pytest.approx(minutes)
+    assert sp.unit == ("h" if re.search(r"h|:\d\d:", text) else "min")
 
 
 def test_percent_forms() -> None:
@@ -92,7 +95,7 @@ def test_missing_values_are_fields_without_a_value(text: str) -> None:
 
 def test_labels_before_and_after_a_value() -> None:
     spans = find_spans("31.2 km · 412 m of climbing · moving time 1 h 5 min · 140 W average power · cadence 88")
-    assert [(s.label, s.num) for s in spans] == [("", 31.2), ("climbing", 412), ("moving time", 65),
+    assert [(s.label, s.num) for s in spans] == [("", 31.2), ("climbing", 412), ("moving time", pytest.approx(65 / 60)),
                                                   ("average power", 140), ("cadence", 88)]
 
 

@@ -78,7 +78,7 @@ def test_analytic_tools_answer_exactly(tools: dict[str, Any]) -> None:
     _, data = run(tools["Filter"], {"table": "sleep_log", "column_filters": [{"column": "sleep_score", "op": ">", "value": 80}]})
     assert data["sources"] == ["sleep-2025-03-04", "sleep-2025-03-06"]
 
-    _, data = run(tools["Rank"], {"table": "sleep_log", "target": "total_sleep - deep_sleep", "order": "asc", "result_budget": 1})
+    _, data = run(tools["Rank"], {"table": "sleep_log", "target": "sleep - deep_sleep", "order": "asc", "result_budget": 1})
     assert data["sources"] == ["sleep-2025-03-05"]
 
     _, data = run(tools["Compute"], {"table": "sleep_log", "target": "*", "operator": "count",

@@ -8,7 +8,8 @@ One scan, several small *pattern families*, each a regex over the same text and 
   (a space as thousands separator), signed deltas ``(+26)``;
 * **money** - ``$12.40``, ``USD 12.40``, ``EUR 61.40``, ``€61,40``, ``61.40 €``, ``12 dollars``;
   a price per unit - ``1,890 €/L``, ``1.765 EUR/L``, ``1,755 €/l``, ``$3.59/gal``;
-* **durations** - ``8h22m``, ``6 hours 5 minutes``, ``1 h 18 min``, ``1:13:32``, ``110 minutes``;
+* **durations** - ``8h22m``, ``6 hours 5 minutes``, ``1 h 18 min``, ``1:13:32``, ``110 minutes``, in
+  the largest unit written (hours when there is an hour part);
 * **pairs** - ``135/97 mmHg`` and ``141 over 92`` (a blood-pressure pair: two values);
 * **ratings** - ``★★★★☆``, ``4/5``, ``2 out of 5``, ``4 stars``;
 * **quantities** - a number with any unit :mod:`adamm.stores.quantities` knows (``17.4 mi``,
@@ -190,13 +191,11 @@ def _label_before(text: str, start: int, floor: int) -> str:
     """The label words in front of a value: after the cell start or the previous value."""
     seg = text[floor:start]
     if ":" in seg:
-        head, _, tail = seg.rpartition(":")
-        if re.search(r"[A-Za-z]", tail):
-            seg = tail  # "Dashboard photo: odometer 56694 km"
-        else:
-            seg = head
-            if len(seg.split()) > 3:
-                return ""  # "Commute today on the road bike: 30.6 km" - a sentence, not a label
+        pieces = [p for p in seg.split(":") if re.search(r"[A-Za-z]", p)]
+        seg = pieces[-1] if pieces else ""
+        if not re.search(r"[A-Za-z]", text[floor:start].rpartition(":")[2]) and len(seg.split()) > 3:
+            return ""  # "Commute today on the road bike: 30.6 km" - a sentence, not a label
+        # else "Dashboard photo: odometer 56694 km" or "Sleep log for Mar 1: sleep: 7 h"
     seg = seg.replace("’", "'")
     tokens = [t.strip("()'\"‘“”,.;=") for t in seg.split()]
     first = True
@@ -340,23 +339,27 @@ def find_spans(text: str, masked: list[tuple[int, int]] | None = None) -> list[S
     for m in _DURATION.finditer(text):
         if not free(m.start(), m.end()):
             continue
+        # A duration keeps the largest unit it was written in ("6 h 50 min" is 6.83 h, "1:13:32"
+        # 1.23 h, "28:30 min" 28.5 min): an attribute's unit is its first value's, later values
+        # are converted to it.
+        unit = "h"
         if m.group("h"):
-            minutes = int(m.group("h")) * 60 + int(m.group("hm") or 0)
+            value = int(m.group("h")) + int(m.group("hm") or 0) / 60
         else:
             a, b, c = int(m.group("cl")), int(m.group("cm")), m.group("cs")
             if c is not None:
-                minutes = a * 60 + b + int(c) / 60
+                value = a + b / 60 + int(c) / 3600
             else:
                 after = text[m.end():m.end() + 12].lower()
                 if re.match(r"\s*(?:min|/km|/mi|pace)", after):
-                    minutes = a + b / 60
+                    value, unit = a + b / 60, "min"
                 elif re.match(r"\s*(?:h|hours?)\b", after):
-                    minutes = a * 60 + b
+                    value = a + b / 60
                 elif re.search(r"\b(?:at|by|around|from|until|till|shows|clock)\s*$", text[max(0, m.start() - 12):m.start()].lower()):
                     continue  # a clock time of day
                 else:
-                    minutes = a * 60 + b
-        add(Span(m.start(), m.end(), float(minutes), None, "min", "duration", "", m.group(0), role="duration"))
+                    value = a + b / 60
+        add(Span(m.start(), m.end(), float(value), None, unit, "duration", "", m.group(0), role="duration"))
     for m in re.finditer(_NUMBER, text):
         if not free(m.start(), m.end()):
             continue
@@ -383,9 +386,7 @@ def find_spans(text: str, masked: list[tuple[int, int]] | None = None) -> list[S
                     value = parse_number(raw)
                     if value is None:
                         continue
-                    minutes = value * {"h": 60.0, "min": 1.0, "s": 1 / 60}[unit]
-                    # "7 minutes" + "1 h" later: a following "of" phrase labels it.
-                    add(Span(m.start(), end, minutes, None, "min", "duration", "", text[m.start():end], role="duration"))
+                    add(Span(m.start(), end, value, None, unit, "duration", "", text[m.start():end], role="duration"))
                     continue
             else:
                 end = m.end()
