@@ -62,7 +62,7 @@ _COLUMN_ALIASES = {"round_id": "source", "round": "source", "source_round": "sou
                    "timestamp": "time", "round_time": "time", "observed_date": "observed_at", "observed": "observed_at",
                    "effective_date": "date"}
 
-FILTER_OPS = ("=", "!=", "<", "<=", ">", ">=", "between", "in", "contains", "is_null", "not_null")
+FILTER_OPS = ("=", "!=", "<", "<=", ">", ">=", "between", "in", "contains", "mentions", "is_null", "not_null")
 _OP_ALIASES = {
     "=": "=", "==": "=", "eq": "=", "equals": "=", "is": "=",
     "!=": "!=", "≠": "!=", "<>": "!=", "ne": "!=", "neq": "!=", "not_equal": "!=", "is_not": "!=",
@@ -70,7 +70,7 @@ _OP_ALIASES = {
     "<=": "<=", "≤": "<=", "=<": "<=", "le": "<=", "lte": "<=",
     ">": ">", "gt": ">", "greater_than": ">",
     ">=": ">=", "≥": ">=", "=>": ">=", "ge": ">=", "gte": ">=",
-    "between": "between", "in": "in", "contains": "contains",
+    "between": "between", "in": "in", "contains": "contains", "mentions": "mentions", "mention": "mentions",
     "is_null": "is_null", "isnull": "is_null", "null": "is_null",
     "not_null": "not_null", "notnull": "not_null", "is_not_null": "not_null",
 }
@@ -429,6 +429,26 @@ def _scalar(value: Any, column: str, op: str) -> Any:
     return value
 
 
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+def mentions_clause(col: Any, text: str) -> ColumnElement[bool]:
+    """Every word of ``text`` starts a word of the cell, case-insensitively ("right arm" finds
+    "his right upper arm", "group ride" finds "Group rides"): how a record's own words are
+    searched for a subset the question names ("on the gravel bike", "evening readings")."""
+    words = [w for w in _WORD.findall(text.lower()) if len(w) > 1][:8]
+    if not words:
+        raise ToolError("operator 'mentions' needs at least one word")
+    low = func.lower(col)
+    clauses = []
+    for w in words:
+        stem = w[:-1] if len(w) > 4 and w.endswith("s") and not w.endswith("ss") else w
+        esc = stem.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        clauses.append(or_(*[low.like(p, escape="\\") for p in (f"{esc}%", f"% {esc}%", f"%({esc}%", f"%'{esc}%", f"%-{esc}%",
+                                                                 f"%‘{esc}%", f"%\"{esc}%")]))
+    return and_(*clauses)
+
+
 def _clause(scope: _Scope, column: str, op: str, value: Any) -> ColumnElement[bool]:
     """One validated predicate. Text equality is case-insensitive; a date-only value on a
     datetime column means the whole day (or month)."""
@@ -442,6 +462,10 @@ def _clause(scope: _Scope, column: str, op: str, value: Any) -> ColumnElement[bo
         if ctype != "text":
             raise ToolError(f"operator 'contains' needs a text column, {column!r} is {ctype}")
         return contains_clause(col, _check_text(str(_scalar(value, column, op)), column))
+    if op == "mentions":
+        if ctype != "text":
+            raise ToolError(f"operator 'mentions' needs a text column, {column!r} is {ctype}")
+        return mentions_clause(col, _check_text(str(_scalar(value, column, op)), column))
     if op in ("<", "<=", ">", ">=", "between") and ctype not in ("int", "float", "datetime"):
         raise ToolError(f"operator {op!r} needs a numeric or datetime column, {column!r} is {ctype}")
     if op == "in":

@@ -99,6 +99,7 @@ _POINT = (rf"(?:{_ISO}|{_MONTH}\s+{_DAYNUM}(?:,?\s+{_YEAR})?|{_DAYNUM}\s+(?:of\s
 _COUNT = rf"(?:\d+|{'|'.join(_NUMBER_WORDS)})"
 
 _RULES: list[tuple[str, re.Pattern[str]]] = [
+    ("days", re.compile(rf"\b(?P<m>{_MONTH})\s+(?P<a>{_DAYNUM})\s*(?:-|–|—|\bto\b)\s*(?P<b>{_DAYNUM})(?!\s*(?:{_MONTH}))(?:,?\s+(?P<y>{_YEAR}))?\b")),
     ("range", re.compile(rf"\b(?:between\s+(?P<a>{_POINT})\s+and\s+(?P<b>{_POINT})"
                          rf"|from\s+(?P<c>{_POINT})\s+(?:to|until|till|through|thru)\s+(?P<d>{_POINT})"
                          rf"|(?P<e>{_POINT})\s*(?:-|–|—|\bto\b|\bthrough\b)\s*(?P<f>{_POINT}))\b", re.I)),
@@ -173,6 +174,11 @@ def _point(text: str, today: date) -> tuple[date, date] | None:
 
 def _resolve(kind: str, m: re.Match[str], today: date) -> tuple[date | None, date | None] | None:
     g = m.groupdict()
+    if kind == "days":  # "April 7–13, 2025", "the week of June 2-8"
+        year = f" {g['y']}" if g["y"] else ""
+        a = _point(f"{g['m']} {g['a']}{year}", today)
+        b = _point(f"{g['m']} {g['b']}{year}", today)
+        return (a[0], b[1]) if a and b and a[0] <= b[1] else None
     if kind == "range":
         a = _point(g["a"] or g["c"] or g["e"], today)
         b = _point(g["b"] or g["d"] or g["f"], today)
@@ -273,6 +279,9 @@ def find_periods(question: str, now: datetime | date) -> list[Period]:
                 continue
             resolved = _resolve(kind, m, today)
             if resolved is None:
+                continue
+            if any((p.start, p.end) == resolved for p in found):
+                taken.append((lo, hi))  # "the first half of March (March 1–15)": one period, said twice
                 continue
             taken.append((lo, hi))
             found.append(Period(resolved[0], resolved[1], m.group(0).strip(), (lo, hi)))
