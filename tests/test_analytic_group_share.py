@@ -406,3 +406,19 @@ def test_toolbox_and_langchain_tools_pass_the_new_arguments(tmp_path: Path) -> N
         assert content.startswith("error:") and "condition" in content
     finally:
         reset_backends()
+
+
+def test_mentions_finds_every_word_at_a_word_start(tmp_path) -> None:
+    """'right arm' finds 'his right upper arm' and 'Right arm', not 'bright' or 'farm'."""
+    from adamm.stores.sql import ColumnSpec, SqlStore
+
+    sql = SqlStore(f"sqlite:///{tmp_path / 'm.db'}")
+    sql.create_table("m", "bp_log", [ColumnSpec("systolic", "float", "mmHg")])
+    texts = ["cuff around his right upper arm", "Right arm. Morning.", "a bright farm", "left arm", None]
+    sql.upsert_rows("m", "bp_log", [{"source": f"r{i}", "order": i, "captions": t, "systolic": 120 + i} for i, t in enumerate(texts)])
+    res = analytic.filter_rows(sql, "m", "bp_log", [{"column": "captions", "op": "mentions", "value": "right arm"}])
+    assert sorted(res.sources) == ["r0", "r1"]
+    res = analytic.compute(sql, "m", "bp_log", "systolic", "count", [{"column": "captions", "op": "mentions", "value": "arms"}])
+    assert res.value == 3  # a plural in the question finds the singular in the record
+    with pytest.raises(analytic.ToolError, match="mentions"):
+        analytic.filter_rows(sql, "m", "bp_log", [{"column": "systolic", "op": "mentions", "value": "x"}])

@@ -273,7 +273,7 @@ def test_unknown_names_list_the_valid_ones(sql: SqlStore) -> None:
         rank(sql, ALICE, "sleep_log", "row_id")
     with pytest.raises(ToolError, match=r"unknown operator 'mode'; operators: count, count_distinct, sum, avg, median, min, max, stddev, first, last, delta"):
         compute(sql, ALICE, "sleep_log", "total_sleep", "mode")
-    with pytest.raises(ToolError, match=r"unknown operator 'like'.*operators: =, !=, <, <=, >, >=, between, in, contains, is_null, not_null"):
+    with pytest.raises(ToolError, match=r"unknown operator 'like'.*operators: =, !=, <, <=, >, >=, between, in, contains, mentions, is_null, not_null"):
         filter_rows(sql, ALICE, "sleep_log", [{"column": "mood", "op": "like", "value": "g%"}])
     with pytest.raises(ToolError, match=r"order must be 'desc' or 'asc'"):
         rank(sql, ALICE, "sleep_log", "total_sleep", "sideways")
