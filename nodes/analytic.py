@@ -162,10 +162,16 @@ def canonicalize(sql: SqlStore, memory_id: str, resolver: AttributeResolver, rnd
             if d.value_num is not None and _echo(out, d, resolver):
                 continue  # a value another part of the round already gave (a reply restating a caption)
             bare = getattr(d, "bare", None)
-            # A value named only by its unit ("Total: 7:54", "31.2 km") takes the attribute of
-            # that unit its record's companions are recorded with, as a bare "Total" label would.
-            name = resolver.resolve(bare or "total", d.dimension, frozenset(out)) if bare is not None and out else None
-            name = name if name not in out else None
+            # A value named only by its unit ("Total: 7:54", "31.2 km") takes the known attribute
+            # of that very unit, else of its dimension, that its record's companions are recorded
+            # with - as a bare "Total" label would.
+            name = None
+            own = resolver.known.get(d.attribute)
+            if bare is not None and (out or own is None or own.dimension != d.dimension):
+                name = resolver.by_unit(d.dimension, d.unit, frozenset(out), frozenset(out), prefer=d.attribute)
+                if name is None and out:
+                    name = resolver.resolve(bare or "total", d.dimension, frozenset(out))
+                name = name if name not in out else None
             name = name or resolver.resolve(d.attribute, d.dimension, frozenset(out))
             if name in out:
                 if _same_value(out[name], d, resolver.known[name]):
@@ -482,7 +488,7 @@ class _Induction:
         history (read once per schema change) plus the batch's own rounds as decided so far."""
         history = {**self.sql.round_attributes(self.memory_id), **self.batch_attrs}
         return {rid: (order, ts) for rid, (attrs, order, ts) in history.items()
-                if matches(attrs, schema, self.ctx.table_match_ratio)}
+                if self._fits(attrs, schema)}
 
     def _backfill(self, schema: frozenset[str], table: str, rounds: dict[str, tuple[int | None, datetime | None]]) -> int:
         """(Re-)materialize one row per earlier round that holds a record of the schema."""
@@ -546,11 +552,23 @@ class _Induction:
                 best, best_score = active, score
         return best
 
+    def _fits(self, attrs: frozenset[str], schema: frozenset[str]) -> bool:
+        """Does a record with these attributes hold a record of the schema? It reports enough
+        (``table_match_ratio``) of the schema's *usual* fields - those nearly as common as its
+        most common one (within θe) - so optional columns (a pulse not always shown, pages
+        only for print) never keep a record out of its table, and a lone pulse is no reading."""
+        if not attrs & schema:
+            return False
+        singles = {a: self.index.single_support(a) for a in schema}
+        top = max(singles.values(), default=0)
+        usual = frozenset(a for a, n in singles.items() if n >= self.ctx.theta_ext_conf * top) or schema
+        return matches(attrs, usual, self.ctx.table_match_ratio)
+
     def _best(self, attrs: frozenset[str]) -> frozenset[str] | None:
         """The one schema a record belongs to: of those it matches, the one sharing most of its
         attributes (then the one it fills best, then the most supported) - a fill-up with an
         amount goes to the fill-up table, not also to a table of bare amounts."""
-        fits = [s for s in self.active if matches(attrs, s, self.ctx.table_match_ratio)]
+        fits = [s for s in self.active if self._fits(attrs, s)]
         if not fits:
             return None
         return max(fits, key=lambda s: (len(attrs & s), len(attrs & s) / len(s), self.index.support(s), sorted(s)))

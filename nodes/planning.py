@@ -52,10 +52,13 @@ def table_candidates(ctx: Context, memory_id: str, *, with_samples: bool = True)
     """Every table of the memory as a planner-facing dict (sampled values for text columns)."""
     sql = backends(ctx).sql
     out = []
+    aliases = {a.name: [x for x in a.aliases if x != a.name][:8] for a in sql.attributes(memory_id)} if with_samples else {}
     for info in sql.tables(memory_id):
         columns = []
         for c in info.columns:
             col: dict[str, Any] = {"name": c.name, "type": c.type, "unit": c.unit}
+            if aliases.get(c.name):
+                col["aliases"] = aliases[c.name]  # the labels it was written under: pulse, PUL, heart rate
             if with_samples and c.type == "text":
                 values = distinct_values(sql, memory_id, info.name, c.name, MATCHABLE_VALUES)
                 col["samples"] = values[:SAMPLES_PER_COLUMN]
@@ -64,9 +67,34 @@ def table_candidates(ctx: Context, memory_id: str, *, with_samples: bool = True)
         rows = sql.count_rows(memory_id, info.name)
         table = {"name": info.name, "description": info.description if with_samples else "", "columns": columns, "rows": rows}
         if with_samples:
+            table["vocabulary"] = record_vocabulary(ctx, memory_id, info.name, rows)
+        if with_samples:
             table["keywords"] = table_keywords(ctx, memory_id, info.name, rows, {w for c in info.columns for w in c.name.split("_")})
         out.append(table)
     return out
+
+
+_VOCABULARY: dict[tuple[str, str, str, int], dict[str, int]] = {}
+#: Rows whose words are counted for a table's vocabulary (the most recent ones).
+VOCABULARY_ROWS = 3000
+
+
+def record_vocabulary(ctx: Context, memory_id: str, table: str, rows: int) -> dict[str, int]:
+    """How many of a table's rows use each word in their own text (the record's sentences and
+    captions): what a question can name as a subset ("evening readings", "on the gravel
+    bike", "at PetroLux") when no column holds it. Not shown to models. Cached per table size."""
+    sql = backends(ctx).sql
+    key = (sql.url, memory_id, table, rows)
+    if key in _VOCABULARY:
+        return _VOCABULARY[key]
+    counts: dict[str, int] = {}
+    for r in sql.select_rows(memory_id, table, order_by="order", descending=True, limit=VOCABULARY_ROWS):
+        for word in set(tokenize(str(r.get("captions") or ""))):
+            counts[word] = counts.get(word, 0) + 1
+    if len(_VOCABULARY) > 1000:
+        _VOCABULARY.clear()
+    _VOCABULARY[key] = counts
+    return counts
 
 
 _KEYWORDS: dict[tuple[str, str, str, int], list[str]] = {}

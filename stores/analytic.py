@@ -442,7 +442,8 @@ def mentions_clause(col: Any, text: str) -> ColumnElement[bool]:
     low = func.lower(col)
     clauses = []
     for w in words:
-        stem = w[:-1] if len(w) >= 4 and w.endswith("s") and not w.endswith("ss") else w
+        stem = (w[:-2] if w.endswith(("shes", "ches", "xes", "sses")) else w[:-1]) \
+            if len(w) >= 4 and w.endswith("s") and not w.endswith("ss") else w
         esc = stem.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
         clauses.append(or_(*[low.like(p, escape="\\") for p in (f"{esc}%", f"% {esc}%", f"%({esc}%", f"%'{esc}%", f"%-{esc}%",
                                                                  f"%‘{esc}%", f"%\"{esc}%")]))

@@ -163,6 +163,28 @@ class AttributeResolver:
                   if sum(n for s, n in self.sets if k.name in s and s & context) >= SLOT_SHARE * rounds_with_context]
         return strong[0].name if len(strong) == 1 else None
 
+    def by_unit(self, dimension: str | None, unit: str | None, context: frozenset[str], exclude: frozenset[str],
+                prefer: str | None = None) -> str | None:
+        """For a value named only by its unit ("76.4 km" in a log row): the known attribute
+        recorded in exactly that unit, the one most often recorded with the record's other
+        attributes when several are - "677 m" beside "76.4 km" is the climb in metres, not the
+        distance in kilometres. None when no known attribute has the unit."""
+        if dimension is None or unit is None:
+            return None
+        pool = [k for k in self.known.values() if k.dimension == dimension and k.unit == unit and k.name not in exclude]
+        if not pool:
+            return None
+        if context:
+            # with companions to judge by, only an attribute recorded with them will do
+            pool = [k for k in pool if (self._seen_with(k.name, context) or 0) > 0]
+            if not pool:
+                return None
+        if len(pool) == 1:
+            return pool[0].name
+        scored = sorted(pool, key=lambda k: (-(self._seen_with(k.name, context) or 0) if context else 0, k.name != prefer,
+                                             -sum(n for s, n in self.sets if k.name in s), k.name))
+        return scored[0].name
+
     def is_known(self, name: str) -> bool:
         """A canonical name or one of its recorded aliases."""
         return name in self.known or any(name in k.aliases for k in self.known.values())

@@ -115,18 +115,33 @@ def _compare(question: str, periods: list[Period], intent: Intent, aggs: list[di
     if a["value"] is None or b["value"] is None:
         missing = a if a["value"] is None else b
         return f"Not enough data: no records for {_label(missing, question, periods)}", [u["unit_id"] for u in aggs if u["value"] is not None]
-    pick_less = intent.wants_less
-    win, lose = (a, b) if (a["value"] < b["value"]) == pick_less else (b, a)
     if a["value"] == b["value"]:
         return f"Neither: both {format_value(a['value'], a.get('unit'))}", [a["unit_id"], b["unit_id"]]
+    if intent.trend:  # "did it rise or fall from A to B": the later side against the earlier
+        first, later = sorted((a, b), key=lambda x: _start(x))
+        word = "Increased" if later["value"] > first["value"] else "Decreased"
+        what = {"avg": "on average", "sum": "in total", "count": "records"}.get(a["operator"], a["operator"])
+        return (f"{word}: from {format_value(first['value'], first.get('unit'))} ({_label(first, question, periods)}) to "
+                f"{format_value(later['value'], later.get('unit'))} ({_label(later, question, periods)}) {what}"), [a["unit_id"], b["unit_id"]]
+    pick_less = intent.wants_less
+    win, lose = (a, b) if (a["value"] < b["value"]) == pick_less else (b, a)
     what = {"avg": "on average", "sum": "in total", "count": "records"}.get(a["operator"], a["operator"])
     return (f"{_label(win, question, periods)} ({format_value(win['value'], win.get('unit'))} vs "
             f"{format_value(lose['value'], lose.get('unit'))} {what} for {_label(lose, question, periods)})"), [win["unit_id"], lose["unit_id"]]
 
 
+def _start(agg: dict[str, Any]) -> str:
+    dates = [f.get("value") for f in agg.get("filters", []) if f.get("column") == "date"]
+    v = dates[0] if dates else ""
+    return str(v[0] if isinstance(v, list) else v)
+
+
 def _label(agg: dict[str, Any], question: str, periods: list[Period]) -> str:
     """What one side of a comparison is, in the question's own words where they name it."""
     filters = [{k: f.get(k) for k in ("column", "op", "value")} for f in agg.get("filters", [])]
+    mentioned = [str(f["value"]) for f in filters if f["op"] == "mentions"]
+    if mentioned and not any(f["column"] == "date" for f in filters):
+        return mentioned[0]
     tables = [{"columns": [{"name": f["column"], "type": "text", "samples": [f["value"]]}
                            for f in filters if f["op"] == "=" and f["column"] != "date"]}]
     for side_filters, label in (compare_sides(question, periods, tables[0]) or []):

@@ -96,6 +96,7 @@ class Intent:
     operator: str | None = None  # Compute operator, or Rank order
     asks_day: bool = False
     wants_less: bool = False
+    trend: bool = False  #: a comparison of an earlier and a later period: increased or decreased
 
 
 def detect_intent(question: str, periods: list[Period], tables: list[dict[str, Any]] | None = None) -> Intent:
@@ -109,9 +110,24 @@ def detect_intent(question: str, periods: list[Period], tables: list[dict[str, A
     wants_less = bool(re.search(r"\b(less|lower|fewer|worse|shorter|smaller)\b", text, re.I))
     if _DAY_OF.search(text):
         return Intent("day_of")
+    if _SHARE.search(text):
+        return Intent("share", "share")
+    two_sides = " or " in f" {text.lower()} " and (
+        len([p for p in periods if p.start or p.end]) >= 2 or _COMPARE.search(text) or re.search(r"\b\w{3,}er\b", text))
+    group = None if two_sides else (_GROUP.search(text) or _GROUP_MONTH.search(text))
+    if group:
+        low = text.lower()
+        op = "count" if re.search(r"\b(?:often|frequently|times|most\s+\w+s\b)", low) and not _AVERAGE.search(text) else (
+            "avg" if _AVERAGE.search(text) or re.search(r"\bon\s+average\b", low) else "sum" if (
+                _SUM.search(text) or re.search(r"\badd(?:ed)?\s+up|\bcost\b|\bspen[dt]\b", low)) else "avg")
+        least = bool(re.search(r"\b(least|lowest|fewest|smallest|shortest|slowest|cheapest|weakest|worst)\b", low))
+        return Intent("group", op, wants_less=least)
     if _TREND.search(text):
+        if len([p for p in periods if p.start or p.end]) >= 2 or any(_RANGE_WORDS.match(p.phrase) for p in periods):
+            op = "sum" if re.search(r"\b(?:in\s+total|total|weekly|monthly|per\s+(?:week|month)|number\s+of|how\s+much)\b", text, re.I) else "avg"
+            return Intent("compare", op, trend=True)
         return Intent("trend", "trend")
-    if _COMPARE.search(text) and " or " in f" {text.lower()} ":
+    if (_COMPARE.search(text) or len([p for p in periods if p.start or p.end]) >= 2) and " or " in f" {text.lower()} ":
         op = "count" if _COUNT.search(text) or re.search(r"\bmore\s+often\b", text, re.I) else (
             "sum" if _SUM.search(text) or re.search(r"\bspen[dt]\b", text, re.I) else "avg")
         return Intent("compare", op, wants_less=wants_less)
@@ -145,6 +161,13 @@ def detect_intent(question: str, periods: list[Period], tables: list[dict[str, A
     return Intent("retrieve")
 
 
+_SHARE = re.compile(r"\b(?:what|which)\s+(?:share|percentage|percent|proportion|fraction|part)\b|\bwin\s+rate\b"
+                    r"|\bhow\s+(?:many|much)\s+percent", re.I)
+_GROUP = re.compile(r"\bwhich\s+(?:kind\s+of\s+|type\s+of\s+)?(?!(?:day|days|date|dates|night|nights|time|times|one|of)\b)(?P<noun>[a-z][\w-]*)\b(?:(?!\bor\b).)*?\b(?:most|least|"
+                    r"highest|lowest|more|fewer)\b(?:\s+(?:often|frequently))?", re.I)
+_GROUP_MONTH = re.compile(r"\bwhich\s+(?P<noun>month|week|weekday|day\s+of\s+the\s+week|year)\s+(?:had|has|was|did|saw|brought)\b"
+                          r"(?:(?!\bor\b).)*$", re.I)
+_RANGE_WORDS = re.compile(r"^(?:between|from)\b", re.I)
 _EXTREME_AVERAGE = re.compile(r"\b(?:highest|lowest|best|worst|max(?:imum)?|min(?:imum)?|peak|top)\s+(?:average|avg|mean)\b", re.I)
 
 
@@ -212,6 +235,7 @@ def focus_words(question: str, periods: list[Period], named: list[str] | None = 
 
 def _column_phrase(table: dict[str, Any], col: dict[str, Any]) -> str:
     words = [_ABBREVIATIONS.get(w, w) for w in col["name"].split("_")]
+    words += [_ABBREVIATIONS.get(w, w) for a in col.get("aliases") or [] for w in a.split("_")]
     table_words = [w for w in table["name"].split("_") if w not in ("log", "table")] + list(table.get("keywords") or [])[:4]
     dim = dimension_of(col.get("unit"))
     extra = _UNIT_WORDS.get((dim or "").split(":")[0], "") if dim else ""
@@ -248,6 +272,10 @@ def choose_target(encoder: Any, question: str, periods: list[Period], tables: li
         # "sleep" means the column named sleep, not sleep_score: name words the question does
         # not say count against a column
         name_precision = len(fstems & name) / len(name) if name else 0.0
+        for alias in c.get("aliases") or []:  # a label the values were written under ("pulse" for heart_rate)
+            words_ = {_stem(w) for w in tokenize(" ".join(_ABBREVIATIONS.get(w, w) for w in alias.split("_")))} - _QUALIFIERS
+            if words_ and len(fstems & words_) / len(fstems) > name_hit:
+                name_hit, name_precision = len(fstems & words_) / len(fstems), len(fstems & words_) / len(words_)
         score = (float(np.dot(q, v)) + 0.35 * overlap + 0.25 * name_hit + 0.25 * name_precision
                  + _value_bonus(question, t))
         if best is None or score > best.score:
@@ -310,6 +338,94 @@ def value_filters(question: str, table: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
+#: Words that join or scope a phrase: a run of question words ends at them.
+_PREPOSITIONS = {"on", "at", "in", "with", "for", "from", "by", "of", "to", "during", "about"}
+_RUN_BREAKS = _PREPOSITIONS | {"and", "or", "did", "do", "does", "was", "were", "is", "are", "i", "my", "me", "the", "a", "an",
+                               "what", "which", "how", "many", "much", "when", "that", "than", "had", "have", "has",
+                               "log", "logged", "take", "took", "get", "got", "any", "all", "across", "overall", "per",
+                               "each", "every", "single", "one", "time", "times", "day", "days", "month", "months", "week",
+                               "weeks", "share", "percentage", "percent", "proportion", "average", "total", "most", "least",
+                               "often", "last", "first", "recent", "longest", "shortest", "highest", "lowest", "biggest",
+                               "smallest", "more", "less", "higher", "lower", "list", "value", "values", "number", "kind"}
+
+
+_ARTICLES = {"the", "a", "an", "my", "our", "his", "her", "their", "your", "this", "these", "those"}
+_FUNCTION_WORDS = _ARTICLES | {"i", "we", "you", "it", "be", "been", "being", "am", "so", "if", "then", "there", "where", "who",
+                               "whom", "whose", "into", "onto", "up", "down", "out", "over", "under", "after", "before",
+                               "since", "until", "between", "within", "without", "ever", "also", "just", "only", "still",
+                               "counting", "where", "noted", "spend", "spent", "get", "go", "went", "put", "give", "gave"}
+
+
+def mention_filters(question: str, periods: list[Period], table: dict[str, Any], *, skip: set[str] = frozenset(),
+                    whole: bool = False) -> list[dict[str, Any]]:
+    """Subsets the question names by words of the records themselves, as ``mentions`` filters
+    on the rows' own text: "evening readings", "on the gravel bike", "at PetroLux", "group rides".
+
+    The question is cut into runs of content words. A run after a preposition names a subset
+    whole ("on the gravel bike"); otherwise its last word is the thing counted or measured
+    ("evening *readings*") and the words before it name the subset; a capitalized name always
+    counts. Words of the table's columns and units, of ``skip`` (the target, values already
+    used), and runs joined by "and"/"or" ("reading and listening sessions": all of them) are
+    left out. A phrase is kept when every word occurs in some rows of the table but not in
+    nearly all of them (then it names no subset). ``whole``: the question part is a predicate
+    ("were commutes"), every word of it counts.
+    """
+    vocab: dict[str, int] = table.get("vocabulary") or {}
+    total = max(int(table.get("rows") or 0), 1)
+    if not vocab:
+        return []
+    text = _mask(question, [p.span for p in periods])
+    for _, _, q in find_quantities(text):
+        text = text.replace(q.raw, " ")
+    tokens = [t for t in re.findall(r"[A-Za-z][A-Za-z0-9'’]*|\d+[A-Za-z]*|[.,;:?!]", text) if len(t) > 1 or t in ".,;:?!"]
+    column_words = {_stem(w) for c in table["columns"] for w in c["name"].split("_")} | {_stem(w) for w in skip}
+    runs: list[tuple[list[str], str | None, bool]] = []  # (words, word before the run, joined by and/or)
+    current: list[str] = []
+    before: str | None = None
+    start_before: str | None = None
+    for tok in tokens + ["."]:
+        low = tok.lower().replace("’", "'")
+        if low in _RUN_BREAKS or low in _FUNCTION_WORDS or not tok[0].isalnum():
+            if current:
+                runs.append((current, start_before, start_before in ("and", "or") or low in ("and", "or")))
+                current = []
+            if low not in _ARTICLES or before is None:
+                before = low  # "on the gravel bike": the preposition, not the article, scopes the run
+            continue
+        if not current:
+            start_before = before
+        current.append(tok)
+    out: list[dict[str, Any]] = []
+    for words, prep, joined in runs:
+        if joined:
+            continue
+        names = [w for w in words if w[0].isupper() or any(ch.isdigit() for ch in w)]
+        if whole or (prep in _PREPOSITIONS and prep != "of") or names == words:
+            chosen = words
+        else:
+            chosen = words[:-1] or names
+        chosen = [w for w in chosen if _stem(w.lower()) not in column_words and canonical_unit(w.lower()) is None]
+        if not chosen:
+            continue
+        counts = []
+        for w in chosen:
+            low = w.lower().replace("’", "'")
+            keys = {low, low.rstrip("s"), _stem(low)} | {k for k in (low.split("'")[0],) if k}
+            counts.append(max((vocab.get(k, 0) for k in keys), default=0))
+        if min(counts) == 0 or min(counts) >= 0.9 * total:
+            continue
+        out.append({"column": "captions", "op": "mentions", "value": " ".join(w.lower() for w in chosen)})
+    return out
+
+
+def subset_filters(question: str, periods: list[Period], table: dict[str, Any], column: str | None = None) -> list[dict[str, Any]]:
+    """The rows a question is about: values of text columns it names, then subsets named by the
+    records' own words (see :func:`mention_filters`)."""
+    named = value_filters(question, table)
+    skip = {w for f in named for w in tokenize(str(f["value"]))} | set((column or "").split("_"))
+    return named + mention_filters(question, periods, table, skip=skip)
+
+
 def condition_filters(question: str, periods: list[Period], target: Target) -> list[dict[str, Any]]:
     """Comparisons with a quantity, as filters on the column of matching dimension (in its unit)."""
     text = _mask(question, [p.span for p in periods])
@@ -370,6 +486,9 @@ def make_plan(question: str, periods: list[Period], intent: Intent, tools: tuple
     elif analytic and intent.kind == "compare":
         steps = [{"goal": "compute the first side of the comparison", "tool": "Compute"},
                  {"goal": "compute the second side of the comparison", "tool": "Compute"}]
+    elif analytic and intent.kind in ("share", "group"):
+        steps = [{"goal": "compute the share the question asks for" if intent.kind == "share"
+                  else "compute the value per group and rank the groups", "tool": "Compute"}]
     elif analytic and intent.kind == "trend":
         steps = [{"goal": "compute the trend over the period", "tool": "Compute"}]
     elif analytic and intent.kind == "day_of":
@@ -404,12 +523,16 @@ def instantiate(step: int, tool: str, question: str, periods: list[Period], inte
             return None
         table = next(t for t in tables if t["name"] == target.table)
         numeric = choose_target(encoder, question, periods, [table])
-        filters = period_filters(periods) + value_filters(question, table)
+        filters = period_filters(periods) + subset_filters(question, periods, table)
         if numeric is not None:
             filters += condition_filters(question, periods, numeric)
         return "Compute", {"table": target.table, "target": "*", "operator": "count", "column_filters": filters}
     if kind == "day_of":
         return _instantiate_day_of(step, question, periods, tables, results, encoder)
+    if kind == "share":
+        return _instantiate_share(question, periods, tables, encoder)
+    if kind == "group":
+        return _instantiate_group(question, periods, intent, tables, encoder)
     target = choose_target(encoder, question, periods, tables, numeric=intent.operator not in ("last", "first"))
     valued = [t for t in tables if value_filters(question, t)]
     lists_days = intent.asks_day or kind == "filter_days"
@@ -418,7 +541,7 @@ def instantiate(step: int, tool: str, question: str, periods: list[Period], inte
     if target is None or target.score < MIN_COLUMN_SCORE:
         return None
     table = next(t for t in tables if t["name"] == target.table)
-    base = period_filters(periods) + value_filters(question, table)
+    base = period_filters(periods) + subset_filters(question, periods, table, target.column)
     if kind in ("compute", "lookup"):
         return "Compute", {"table": target.table, "target": target.column, "operator": intent.operator,
                            "column_filters": base + condition_filters(question, periods, target)}
@@ -430,7 +553,7 @@ def instantiate(step: int, tool: str, question: str, periods: list[Period], inte
                            "column_filters": base + condition_filters(question, periods, target)}
     if kind == "filter_days":
         conditions = condition_filters(question, periods, target) if target.column != "date" else []
-        if not conditions and not value_filters(question, table):
+        if not conditions and not subset_filters(question, periods, table):
             return None
         return "Filter", {"table": target.table, "column_filters": base + conditions, "result_budget": 10}
     if kind == "trend":
@@ -440,16 +563,86 @@ def instantiate(step: int, tool: str, question: str, periods: list[Period], inte
         if sides is None:
             return None
         side = sides[min(step, 1)][0]
-        shared = [f for f in value_filters(question, table) if f not in sides[0][0] + sides[1][0]]
+        side_words = {w for side, label in sides for w in tokenize(label)}
+        shared = [f for f in subset_filters(question, periods, table, target.column)
+                  if f not in sides[0][0] + sides[1][0] and not set(tokenize(str(f["value"]))) & side_words]
         return "Compute", {"table": target.table, "target": target.column if intent.operator != "count" else "*",
                            "operator": intent.operator, "column_filters": side + shared}
     return None
+
+
+_SHARE_SPLIT = re.compile(r"\b(?:share|percentage|percent|proportion|fraction|part)\s+of\s+(?P<scope>.*?)\s+"
+                          r"(?P<verb>were|was|had|did|showed|came|went|took|happened|fell|landed|got|ended|used)\s+(?P<pred>.+?)\W*$",
+                          re.I)
+
+
+def _instantiate_share(question: str, periods: list[Period], tables: list[dict[str, Any]],
+                       encoder: Any) -> tuple[str, dict[str, Any]] | None:
+    """"What share of my rides were commutes?": Compute share, the scope from the periods and
+    the population, the condition from the predicate (a value, a subset, a comparison)."""
+    m = _SHARE_SPLIT.search(_mask(question, [p.span for p in periods]))
+    pred = m.group("pred") if m else question
+    scope_text = m.group("scope") if m else ""
+    target = choose_table(encoder, question, periods, tables)
+    if target is None or target.score < MIN_COLUMN_SCORE:
+        return None
+    table = next(t for t in tables if t["name"] == target.table)
+    condition = value_filters(pred, table)
+    numeric = choose_target(encoder, pred, [], [table]) if re.search(r"\d", pred) else None
+    if numeric is not None:
+        condition += condition_filters(pred, [], numeric)
+    skip = {w for f in condition for w in tokenize(str(f.get("value", "")))}
+    condition += mention_filters(pred, [], table, skip=skip, whole=True)
+    if not condition:
+        return None
+    scope = period_filters(periods) + (subset_filters(scope_text, [], table) if scope_text else [])
+    return "Compute", {"table": table["name"], "target": "*", "operator": "share", "column_filters": scope,
+                       "condition": condition}
+
+
+_VIRTUAL_GROUPS = {"month": "month", "week": "week", "weekday": "weekday", "year": "year"}
+
+
+def _instantiate_group(question: str, periods: list[Period], intent: Intent, tables: list[dict[str, Any]],
+                       encoder: Any) -> tuple[str, dict[str, Any]] | None:
+    """"Which station did I fill up at most often?", "Which month had my lowest average
+    systolic?": Compute per group, ranked; the group is a column named like the question's
+    noun, a calendar unit, else the table's text column of names."""
+    m = _GROUP_MONTH.search(question) or _GROUP.search(question)
+    noun = (m.group("noun") if m else "").lower().split()[0] if m else ""
+    if intent.operator == "count":
+        target = choose_table(encoder, question, periods, tables)
+        column = "*"
+    else:
+        target = choose_target(encoder, question, periods, tables)
+        column = target.column if target else None
+    if target is None or target.score < MIN_COLUMN_SCORE:
+        return None
+    table = next(t for t in tables if t["name"] == target.table)
+    texts = [c for c in table["columns"] if c["type"] == "text"]
+    if noun in _VIRTUAL_GROUPS:
+        group = _VIRTUAL_GROUPS[noun]
+    else:
+        named = [c for c in texts if _stem(noun) in {_stem(w) for w in c["name"].split("_")}]
+        if not named and not texts:
+            return None
+        group = (named or texts)[0]["name"]
+    filters = period_filters(periods) + [f for f in subset_filters(question, periods, table, column)
+                                         if f.get("column") != group]
+    return "Compute", {"table": table["name"], "target": column, "operator": intent.operator, "group_by": group,
+                       "order": "asc" if intent.wants_less else "desc", "column_filters": filters}
 
 
 def compare_sides(question: str, periods: list[Period], table: dict[str, Any]) -> list[tuple[list[dict[str, Any]], str]] | None:
     """The two things compared, each as (filters, label): two periods, or two text values of
     one column. The label is the question's own words for the side."""
     bounded = [p for p in periods if p.start or p.end]
+    if len(bounded) == 1 and _RANGE_WORDS.match(bounded[0].phrase) and _TREND.search(question):
+        # "rise or fall between February and April": February against April, not one span
+        ends = [q for q in find_periods(re.sub(r"^(?:between|from)\s+", "", bounded[0].phrase, flags=re.I),
+                                        bounded[0].end or bounded[0].start) if q.start]
+        if len(ends) >= 2:
+            bounded = ends[:2]
     if len(bounded) >= 2:
         return [([p.to_filter()], _phrase(p.phrase)) for p in bounded[:2]]
     named = []
@@ -461,6 +654,15 @@ def compare_sides(question: str, periods: list[Period], table: dict[str, Any]) -
                 named.append(([{"column": c["name"], "op": "=", "value": value}], str(value)))
     if len(named) >= 2:
         return named[:2]
+    m = _EITHER.search(_mask(question, [p.span for p in periods]))
+    if m and table.get("vocabulary"):
+        sides = []
+        for part in (m.group("a"), m.group("b")):
+            found = mention_filters(part, [], table, whole=True)
+            if found:
+                sides.append((found[:1], part.strip()))
+        if len(sides) == 2:
+            return sides
     if len(bounded) == 1:  # "the first week of March or the second": the elided side is the next ordinal
         p = bounded[0]
         m = re.search(r"\bor\s+(?:in\s+)?(?:the\s+)?(first|second|third|fourth|last)(?:\s+(week|half))?\b", question, re.I)
@@ -471,6 +673,10 @@ def compare_sides(question: str, periods: list[Period], table: dict[str, Any]) -
             if other and other[0].start:
                 return [([p.to_filter()], _phrase(p.phrase)), ([other[0].to_filter()], phrase)]
     return None
+
+
+_EITHER = re.compile(r"(?:\b(?:on|at|for|in|of|with)\s+)?(?:the\s+|my\s+)?(?P<a>[\w'’ -]{2,40}?)\s+or\s+(?:on\s+|at\s+|for\s+|in\s+|of\s+|with\s+)?"
+                     r"(?:the\s+|my\s+)?(?P<b>[\w'’ ()-]{2,60}?)\s*\??$", re.I)
 
 
 def _phrase(text: str) -> str:

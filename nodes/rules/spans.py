@@ -159,6 +159,7 @@ _GAME = re.compile(
     r"(?:[^.!?;\n\d]{0,20}?(?P<a>\d{1,2})\s?[-–:]\s?(?P<b>\d{1,2})(?![\d:]))?"
     r"(?:[^.!?;\n]{0,15}?\b(?:against|vs\.?|versus|to|over)\s+(?:the\s+)?(?P<opp>[A-Z][\w'’&\-]*(?:\s+[A-Z][\w'’&\-]*){0,2}))?")
 _TIMED = re.compile(r"(?i)sleep|deep|rem\b|light|awake|nap|time|duration|moving|elapsed|\d\s?h\s*$")
+_TIMED_AFTER = re.compile(r"\s*(?:of\s+)?(?:deep|rem|light|sleep|nap|awake)\b", re.I)
 _GAME_NOUN = re.compile(r"(?<![\d:])(?P<a>\d{1,2})\s?[-–]\s?(?P<b>\d{1,2})\s+(?:[a-z]+\s+)?(?P<w>win|victory|loss|defeat|draw|tie)\b", re.I)
 _PLAYED = re.compile(r"\b(?:played|against|vs\.?|versus|faced)\s+(?:the\s+)?(?P<opp>[A-Z][\w'’&\-]*(?:\s+[A-Z][\w'’&\-]*){0,2})")
 _SCORE = re.compile(r"\bscore\s*:?\s*(?P<a>\d{1,2})\s?[-–:]\s?(?P<b>\d{1,2})(?![\d:])", re.I)
@@ -372,7 +373,8 @@ def find_spans(text: str, masked: list[tuple[int, int]] | None = None) -> list[S
             end = um.end()
             if unit is not None and um.start("u") == m.end() and len(um.group("u")) == 1 and um.group("u").isupper():
                 unit = dim = None  # "3D": a glued capital letter is no unit
-            if unit == "m" and um.start("u") == m.end() and _TIMED.search(text[max(0, m.start() - 30):m.start()]):
+            if unit == "m" and um.start("u") == m.end() and (_TIMED.search(text[max(0, m.start() - 30):m.start()])
+                                                              or _TIMED_AFTER.match(text, um.end())):
                 unit, dim = "min", "duration"  # "Deep sleep: 57m": minutes, as sleep apps write them
             if unit == "ms":
                 dim = "interval"  # HRV, latency: milliseconds are no activity duration
