@@ -165,14 +165,28 @@ def canonicalize(sql: SqlStore, memory_id: str, resolver: AttributeResolver, rnd
             # A value named only by its unit ("Total: 7:54", "31.2 km") takes the known attribute
             # of that very unit, else of its dimension, that its record's companions are recorded
             # with - as a bare "Total" label would.
-            name = None
             own = resolver.known.get(d.attribute)
-            if bare is not None and (out or own is None or own.dimension != d.dimension):
+            if bare is not None:
+                # Named by its unit alone: the attribute recorded in that unit with the record's
+                # companions, else its own default name - never a look-alike of another unit
+                # ("76.4 km" is no elevation in metres).
                 name = resolver.by_unit(d.dimension, d.unit, frozenset(out), frozenset(out), prefer=d.attribute)
-                if name is None and out:
-                    name = resolver.resolve(bare or "total", d.dimension, frozenset(out))
-                name = name if name not in out else None
-            name = name or resolver.resolve(d.attribute, d.dimension, frozenset(out))
+                if name is None and out:  # as a bare "Total" label would: the unit's attribute its companions have
+                    name = resolver.resolve(bare or "total", d.dimension, frozenset(out), exclude=frozenset(out))
+                    known = resolver.known.get(name) if name else None
+                    if known is None or known.dimension != d.dimension or not resolver.seen_with(name, frozenset(out)):
+                        name = None
+                if name is None and own is not None and own.dimension == d.dimension and d.attribute not in out:
+                    name = d.attribute
+                if name is None and d.attribute not in resolver.known and d.attribute not in out:
+                    name = d.attribute
+                    resolver.add(name, d.unit, d.dimension, kind)
+                    sql.put_attribute(memory_id, name, unit=d.unit, dimension=d.dimension, kind=kind)
+                if name is None:
+                    continue
+                out[name] = _observation(memory_id, rnd, d, name, resolver.known[name])
+                continue
+            name = resolver.resolve(d.attribute, d.dimension, frozenset(out))
             if name in out:
                 if _same_value(out[name], d, resolver.known[name]):
                     continue  # the same quantity reported twice (a caption and its echo in the reply)
@@ -188,6 +202,10 @@ def canonicalize(sql: SqlStore, memory_id: str, resolver: AttributeResolver, rnd
                 sql.put_attribute(memory_id, name, unit=None, dimension=None, kind=kind, alias=d.attribute)
             if name in out:
                 continue
+            label = snake_case(getattr(d, "label", "") or "")
+            if label and label != name and label not in resolver.known[name].aliases and len(label) <= 40:
+                resolver.known[name].aliases.add(label)  # "pul", "moving_time": what questions may call it
+                sql.put_attribute(memory_id, name, unit=None, dimension=None, kind=kind, alias=label)
             out[name] = _observation(memory_id, rnd, d, name, resolver.known[name])
         for d in group:
             if not getattr(d, "missing", False):

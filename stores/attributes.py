@@ -185,6 +185,10 @@ class AttributeResolver:
                                              -sum(n for s, n in self.sets if k.name in s), k.name))
         return scored[0].name
 
+    def seen_with(self, name: str, context: frozenset[str]) -> int:
+        """How often ``name`` was recorded with attributes of ``context`` (0: never)."""
+        return self._seen_with(name, context) or 0
+
     def is_known(self, name: str) -> bool:
         """A canonical name or one of its recorded aliases."""
         return name in self.known or any(name in k.aliases for k in self.known.values())

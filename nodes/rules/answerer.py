@@ -70,6 +70,10 @@ def _aggregate(intent: Intent, agg: dict[str, Any], periods: list[Period]) -> st
     records = f"{n} logged record{'s' if n != 1 else ''}"
     days = [r["date"] for r in agg.get("rows", []) if r.get("date")]
     when = f" on {days[-1] if op == 'last' else days[0]}" if days else ""
+    if op == "share":
+        return f"{value:.1f}% ({agg.get('meeting')} of {agg.get('in_scope')} records{_period_note(periods)})"
+    if agg.get("top_group") is not None:
+        return f"{_group_name(agg['top_group'])} ({format_value(value, unit)}{' ' + op if op != 'count' else ' records'})"
     if op == "count":
         listed = ", ".join(days[:10]) + (" ..." if len(days) > 10 or n > len(days) else "")
         return f"{value}{_period_note(periods)}" + (f": {listed}" if listed else "")
@@ -89,6 +93,18 @@ def _aggregate(intent: Intent, agg: dict[str, Any], periods: list[Period]) -> st
         day = days[-1] if op == "last" else days[0]
         return day if agg["expression"] == "date" else f"{day} ({agg['expression']} {format_value(value, unit)})"
     return f"{format_value(value, unit)}{when}"
+
+
+_MONTH_NAMES = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+                "November", "December"]
+
+
+def _group_name(group: Any) -> str:
+    """A group as people say it: "2025-04" is April 2025."""
+    text = str(group)
+    if len(text) == 7 and text[4] == "-" and text[:4].isdigit() and text[5:].isdigit() and 1 <= int(text[5:]) <= 12:
+        return f"{_MONTH_NAMES[int(text[5:]) - 1]} {text[:4]}"
+    return text
 
 
 def _rows(intent: Intent, rows: list[dict[str, Any]], calls: list[dict[str, Any]]) -> str:

@@ -67,6 +67,7 @@ class Draft:
     text: str = ""  #: the record's text: its sentences or rows plus the round's context
     missing: bool = False  #: the field is shown without a value ("PUL --"): a NULL cell
     bare: str | None = None  #: named after its unit only; the label it had ("total", "avg", "")
+    label: str = ""  #: the label as written ("PUL", "moving time"), kept as an alias of the attribute
 
 
 # -- names -----------------------------------------------------------------------------------
@@ -87,7 +88,7 @@ LABELS: dict[str, str] = {
     "cal": "calories", "kcal": "calories", "calories": "calories", "energy": "calories",
     "odo": "odometer", "odometer": "odometer", "mileage": "odometer",
     "wt": "weight", "weight": "weight",
-    "temp": "temperature", "page": "page", "score for": "score_for", "score against": "score_against",
+    "temp": "temperature", "page": "page", "long": "length", "score for": "score_for", "score against": "score_against",
     "goals for": "score_for", "goals against": "score_against", "points for": "score_for", "points against": "score_against", "slept": "sleep", "sleep": "sleep", "total sleep": "sleep",
 }
 #: Labels of a plain number that is an identifier, not a measurement ("pump 3", "zone 2").
@@ -271,8 +272,9 @@ def _bare(sp: Span, name: str) -> str | None:
     words = sp.label.lower().split()
     if words and not set(words) <= QUALIFIERS | MONEY_WORDS:
         return None
-    if name != _DIMENSION_NAMES.get(sp.dimension or "") and not name.startswith(("amount", "price")):
-        return None
+    default = _DIMENSION_NAMES.get(sp.dimension or "")
+    if name != default and not name.startswith(("amount", "price")) and not (default and name.startswith(default + "_")):
+        return None  # ("distance_m": the second distance of a record, named by its unit too)
     return words[0] if words else ""
 
 
@@ -369,7 +371,7 @@ def extract_round(rnd: Round, ocr: dict[str, str] | None = None) -> list[Draft]:
             drafts.append(Draft(attribute=f.name, value_num=sp.num if sp.num is None or math.isfinite(sp.num) else None,
                                 value_text=sp.text, unit=sp.unit, dimension=sp.dimension, raw=sp.raw,
                                 source=f"{f.unit_ref.part}[{a}:{b}]", observed_at=day, record=i, text=text,
-                                missing=sp.missing, bare=_bare(sp, f.name)))
+                                missing=sp.missing, bare=_bare(sp, f.name), label=sp.label))
     drafts.extend(_metadata(rnd, len(records)))
     return drafts
 

@@ -47,7 +47,7 @@ _WHICH_DAYS = re.compile(r"\b(?:(?:which|what)\s+(?:days|dates|nights)|on\s+whic
 _LATEST = re.compile(r"\b(most\s+recent(?:ly)?|latest|last\s+(?:time|logged|recorded|reading|entry|one)|recently|last)\b", re.I)
 _FIRST = re.compile(r"\b(first|earliest)\b", re.I)
 _MAX = re.compile(r"\b(highest|most|max(?:imum)?|best|longest|largest|biggest|top|peak|greatest|farthest|furthest|heaviest|fastest|record)\b", re.I)
-_MIN = re.compile(r"\b(lowest|least|min(?:imum)?|worst|shortest|smallest|fewest|lightest|slowest)\b", re.I)
+_MIN = re.compile(r"\b(lowest|least|min(?:imum)?|worst|shortest|smallest|fewest|lightest|slowest|weakest|cheapest)\b", re.I)
 _DAY_OF = re.compile(r"\bon\s+the\s+(?:day|night)\s+(?:when\s+|that\s+)?(?:i|my|we)\b(?P<clause>[^,?]*)", re.I)
 
 _COMPARATORS = [
@@ -134,7 +134,8 @@ def detect_intent(question: str, periods: list[Period], tables: list[dict[str, A
     if _WHICH_DAYS.search(text) and (_has_comparison(text) or value_named):
         return Intent("filter_days")
     extreme_of_average = _EXTREME_AVERAGE.search(text)
-    if _AVERAGE.search(text) and not extreme_of_average:
+    latest = re.search(r"\b(?:most\s+recent(?:ly)?|latest|last)\b", text_nc, re.I) and not re.search(r"\blast\s+(?:week|month|year)\b", text_nc, re.I)
+    if _AVERAGE.search(text) and not extreme_of_average and not latest:
         return Intent("compute", "avg")
     if _MEDIAN.search(text):
         return Intent("compute", "median")
@@ -168,7 +169,7 @@ _GROUP = re.compile(r"\bwhich\s+(?:kind\s+of\s+|type\s+of\s+)?(?!(?:day|days|dat
 _GROUP_MONTH = re.compile(r"\bwhich\s+(?P<noun>month|week|weekday|day\s+of\s+the\s+week|year)\s+(?:had|has|was|did|saw|brought)\b"
                           r"(?:(?!\bor\b).)*$", re.I)
 _RANGE_WORDS = re.compile(r"^(?:between|from)\b", re.I)
-_EXTREME_AVERAGE = re.compile(r"\b(?:highest|lowest|best|worst|max(?:imum)?|min(?:imum)?|peak|top)\s+(?:average|avg|mean)\b", re.I)
+_EXTREME_AVERAGE = re.compile(r"\b(?:highest|lowest|best|worst|max(?:imum)?|min(?:imum)?|peak|top|weakest|strongest|fastest|slowest)\s+(?:average|avg|mean)\b", re.I)
 
 
 def _names_a_quantity(word: str, tables: list[dict[str, Any]]) -> bool:
@@ -256,6 +257,7 @@ def choose_target(encoder: Any, question: str, periods: list[Period], tables: li
     if not pairs:
         return None
     phrases = [_column_phrase(t, c) for t, c in pairs]
+    asked_units = _asked_units(question)
     vecs = encoder.encode([" ".join(focus), *phrases])
     q = vecs[0]
     fstems = {_stem(w) for w in focus}
@@ -277,10 +279,32 @@ def choose_target(encoder: Any, question: str, periods: list[Period], tables: li
             if words_ and len(fstems & words_) / len(fstems) > name_hit:
                 name_hit, name_precision = len(fstems & words_) / len(fstems), len(fstems & words_) / len(words_)
         score = (float(np.dot(q, v)) + 0.35 * overlap + 0.25 * name_hit + 0.25 * name_precision
-                 + _value_bonus(question, t))
+                 + _value_bonus(question, t) + _unit_bonus(asked_units, c.get("unit")))
         if best is None or score > best.score:
             best = Target(t["name"], c["name"], c.get("unit"), score, t["columns"])
     return best
+
+
+def _asked_units(question: str) -> set[str]:
+    """Units the question names in words ("how many kilometres", "in minutes", "metres of climbing"),
+    not quantities it compares against ("shorter than 32 km")."""
+    text = question
+    for _, _, q in find_quantities(question):
+        text = text.replace(q.raw, " ")
+    out = set()
+    for w in re.findall(r"[A-Za-z/€$£%]+", text):
+        unit = canonical_unit(w.lower()) if len(w) > 1 or w in "%€$£" else None
+        if unit and w.lower() not in ("in", "m", "s", "d", "h", "min", "l", "g", "time", "times"):
+            out.add(unit)
+    return out
+
+
+def _unit_bonus(asked: set[str], unit: str | None) -> float:
+    if not asked or not unit:
+        return 0.0
+    if unit in asked:
+        return 0.5
+    return 0.3 if dimension_of(unit) in {dimension_of(u) for u in asked} else -0.2
 
 
 def choose_table(encoder: Any, question: str, periods: list[Period], tables: list[dict[str, Any]]) -> Target | None:
@@ -297,7 +321,9 @@ def choose_table(encoder: Any, question: str, periods: list[Period], tables: lis
     best: Target | None = None
     for t, doc, v in zip(tables, docs, vecs[1:]):
         overlap = len(fstems & {_stem(w) for w in tokenize(doc)}) / len(fstems)
-        score = float(np.dot(vecs[0], v)) + 0.35 * overlap + _value_bonus(question, t)
+        vocab = t.get("vocabulary") or {}
+        said = len([w for w in focus if vocab.get(w.lower()) or vocab.get(w.lower().rstrip("s"))]) / len(focus)
+        score = float(np.dot(vecs[0], v)) + 0.35 * overlap + _value_bonus(question, t) + 0.3 * said
         if best is None or score > best.score:
             best = Target(t["name"], None, None, score, t["columns"])
     return best
@@ -349,6 +375,11 @@ _RUN_BREAKS = _PREPOSITIONS | {"and", "or", "did", "do", "does", "was", "were", 
                                "smallest", "more", "less", "higher", "lower", "list", "value", "values", "number", "kind"}
 
 
+_POPULATION = {"a", "an", "any", "each", "every", "per", "my", "one", "single", "mine", "all"}
+#: Comparatives and common verbs of questions end a run of words ("a ride *shorter* than", "a reading *show*").
+_COMPARATIVE_VERBS = set("""shorter longer higher lower bigger smaller faster slower cheaper pricier heavier lighter greater
+fewer earlier later better worse show shows take takes go goes reach reaches hit hits cost costs pay pays spend spends give
+gives read reads keep keeps""".split())
 _ARTICLES = {"the", "a", "an", "my", "our", "his", "her", "their", "your", "this", "these", "those"}
 _FUNCTION_WORDS = _ARTICLES | {"i", "we", "you", "it", "be", "been", "being", "am", "so", "if", "then", "there", "where", "who",
                                "whom", "whose", "into", "onto", "up", "down", "out", "over", "under", "after", "before",
@@ -383,24 +414,34 @@ def mention_filters(question: str, periods: list[Period], table: dict[str, Any],
     current: list[str] = []
     before: str | None = None
     start_before: str | None = None
+    breaks: list[str] = []
+    population = False
     for tok in tokens + ["."]:
         low = tok.lower().replace("’", "'")
-        if low in _RUN_BREAKS or low in _FUNCTION_WORDS or not tok[0].isalnum():
+        if low in _RUN_BREAKS or low in _FUNCTION_WORDS or low in _COMPARATIVE_VERBS or not tok[0].isalnum() \
+                or re.fullmatch(r"[a-z]+ed", low):
             if current:
-                runs.append((current, start_before, start_before in ("and", "or") or low in ("and", "or")))
+                runs.append((current, "population" if population else start_before,
+                             start_before in ("and", "or") or low in ("and", "or")))
                 current = []
             if low not in _ARTICLES or before is None:
                 before = low  # "on the gravel bike": the preposition, not the article, scopes the run
+            breaks.append(low)
             continue
         if not current:
             start_before = before
+            # "my readings", "a ride", "any session", "per fill-up": the records themselves
+            population = bool(set(breaks) & _POPULATION)
+            breaks = []
         current.append(tok)
     out: list[dict[str, Any]] = []
     for words, prep, joined in runs:
         if joined:
             continue
         names = [w for w in words if w[0].isupper() or any(ch.isdigit() for ch in w)]
-        if whole or (prep in _PREPOSITIONS and prep != "of") or names == words:
+        if prep == "population" and not whole:
+            chosen = words[:-1] if len(words) > 1 else names  # "my gravel-bike rides": the modifier still names a subset
+        elif whole or (prep in _PREPOSITIONS and prep != "of") or names == words:
             chosen = words
         else:
             chosen = words[:-1] or names
@@ -533,7 +574,9 @@ def instantiate(step: int, tool: str, question: str, periods: list[Period], inte
         return _instantiate_share(question, periods, tables, encoder)
     if kind == "group":
         return _instantiate_group(question, periods, intent, tables, encoder)
-    target = choose_target(encoder, question, periods, tables, numeric=intent.operator not in ("last", "first"))
+    qstems = {_stem(w) for w in tokenize(question)}
+    names_text = any(_stem(w) in qstems for t in tables for c in t["columns"] if c["type"] == "text" for w in c["name"].split("_"))
+    target = choose_target(encoder, question, periods, tables, numeric=not (intent.operator in ("last", "first") and names_text))
     valued = [t for t in tables if value_filters(question, t)]
     lists_days = intent.asks_day or kind == "filter_days"
     if valued and lists_days and (target is None or target.score < MIN_COLUMN_SCORE or target.table not in {t["name"] for t in valued}):
