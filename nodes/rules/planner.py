@@ -108,6 +108,8 @@ def detect_intent(question: str, periods: list[Period], tables: list[dict[str, A
     text_nc = _strip_comparisons(text)
     value_named = any(value_filters(question, t) for t in tables or [])
     wants_less = bool(re.search(r"\b(less|lower|fewer|worse|shorter|smaller)\b", text, re.I))
+    if tables and _about_something_else(question, periods, tables):
+        return Intent("retrieve")
     if _DAY_OF.search(text):
         return Intent("day_of")
     if _SHARE.search(text):
@@ -169,6 +171,36 @@ _GROUP = re.compile(r"\bwhich\s+(?:kind\s+of\s+|type\s+of\s+)?(?!(?:day|days|dat
 _GROUP_MONTH = re.compile(r"\bwhich\s+(?P<noun>month|week|weekday|day\s+of\s+the\s+week|year)\s+(?:had|has|was|did|saw|brought)\b"
                           r"(?:(?!\bor\b).)*$", re.I)
 _RANGE_WORDS = re.compile(r"^(?:between|from)\b", re.I)
+_GENERIC = set("""across spend spent time times take took get got make made have overall logged log record records total
+value values number amount long much many often ever each every single whole altogether rise fall rose fell went go up down
+increase increased decrease decreased higher lower more less month months week weeks weekly monthly day days year pay paid
+apart including included""".split())
+_COMPARISON_WORDS = re.compile(r"\b(?:than|above|over|under|below|within|miss(?:ed)?|meet|met|exceed\w*|beyond|until)\b", re.I)
+
+
+def _about_something_else(question: str, periods: list[Period], tables: list[dict[str, Any]]) -> bool:
+    """Honest routing: is the question about something the tables' records do not talk about
+    ("the cap my coach set", "my reading goal", "the dietitian's sodium limit")? True when
+    fewer than half of its content words occur in any table's columns, their aliases and
+    values, or the records' own words - the answer is a fact said once in conversation, and
+    retrieval should find it rather than a table compute something beside the point."""
+    focus = [w for w in focus_words(question, periods) if canonical_unit(w) is None and len(w) > 2 and w not in _GENERIC]
+    if len(focus) < 2 or _COMPARISON_WORDS.search(_mask(question, [p.span for p in periods])):
+        return False
+    best = 0.0
+    for t in tables:
+        known = {_stem(w) for c in t["columns"] for n in [c["name"], *(c.get("aliases") or [])] for w in n.split("_")}
+        for c in t["columns"]:  # "pressure" for mmHg, "time" for a duration: what the unit measures
+            dim = (dimension_of(c.get("unit")) or "").split(":")[0]
+            known |= {_stem(w) for w in [dim, *_UNIT_WORDS.get(dim, "").split()] if w}
+        known |= {_stem(str(v).lower()) for c in t["columns"] for v in c.get("values") or []}
+        vocab = t.get("vocabulary") or {}
+        said = [w for w in focus if _stem(w) in known or vocab.get(w) or vocab.get(w.rstrip("s")) or vocab.get(_stem(w))
+                or vocab.get(_stem(w) + "e")]
+        best = max(best, len(said) / len(focus))
+    return best < 0.5
+
+
 _EXTREME_AVERAGE = re.compile(r"\b(?:highest|lowest|best|worst|max(?:imum)?|min(?:imum)?|peak|top|weakest|strongest|fastest|slowest)\s+(?:average|avg|mean)\b", re.I)
 
 
