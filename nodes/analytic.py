@@ -31,7 +31,7 @@ from adamm.nodes.context import Context
 from adamm.nodes.cost import timed
 from adamm.nodes.models import ModelOutputError, invoke
 from adamm.nodes.ocr import ocr_images
-from adamm.nodes.rules.describer import ColumnSample, TableDescription, describe_table, infer_type
+from adamm.nodes.rules.describer import RULES_PREFIX, ColumnSample, TableDescription, describe_table, infer_type, rules_description, with_span
 from adamm.nodes.rules.extractor import extract_round as extract_labels
 from adamm.nodes.rules.observe import Draft, extract_round
 from adamm.nodes.state import IngestState
@@ -388,6 +388,7 @@ class _Induction:
         self.deletes: dict[str, list[str]] = defaultdict(list)
         self._units: dict[str, str | None] | None = None
         self.captions: dict[str, str | None] = {}
+        self.touched: set[str] = set()  # tables created or widened in this batch
 
     def add_round(self, rnd: Round) -> dict[str, int]:
         obs = self.obs.get(rnd.round_id, [])
@@ -436,7 +437,23 @@ class _Induction:
             self.sql.delete_rows(self.memory_id, table, sources)
         for table, rows in self.rows.items():
             written += self._upsert(table, list(rows.values()))
+        for table in {*self.rows, *self.deletes, *self.touched}:
+            self._refresh_description(table)
         return written
+
+    def _refresh_description(self, table: str) -> None:
+        """Keep a table's description true as rows arrive: its columns (for the rules
+        describer's text) and its live size and date range."""
+        info = self.sql.table(self.memory_id, table, missing_ok=True)
+        if info is None:
+            return
+        rows, first, last = self.sql.table_span(self.memory_id, table)
+        base = info.description
+        if not base or base.startswith(RULES_PREFIX):
+            base = rules_description([(c.name, c.unit) for c in info.columns])
+        text = with_span(base, rows, first, last)
+        if text != info.description:
+            self.sql.set_description(self.memory_id, table, text)
 
     # -- schema changes ------------------------------------------------------------------
 
@@ -451,6 +468,7 @@ class _Induction:
         self.sql.create_table(self.memory_id, desc.name, columns, description=desc.description, schema_key="|".join(sorted(schema)))
         self.sql.put_schema(self.memory_id, sorted(schema), support=self.index.support(schema), table_name=desc.name)
         self.active[schema] = desc.name
+        self.touched.add(desc.name)
         return self._backfill(schema, desc.name, holders)
 
     def _evolve(self, old: frozenset[str], new: frozenset[str]) -> int:
@@ -461,6 +479,7 @@ class _Induction:
         self.sql.add_columns(self.memory_id, table, [ColumnSpec(column_of(a), types[a], self._unit(a)) for a in added])
         self.sql.put_schema(self.memory_id, sorted(new), support=self.index.support(new), table_name=table)
         self.active[new] = table
+        self.touched.add(table)
         return self._backfill(new, table, self._holders(new))
 
     def _describe(self, schema: frozenset[str], taken: set[str], first_seen: str | None) -> TableDescription:

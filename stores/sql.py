@@ -848,6 +848,24 @@ class SqlStore:
     def tenant_filter(table: Table, memory_id: str) -> Any:
         return table.c.memory_id == memory_id
 
+    def table_span(self, memory_id: str, name: str) -> tuple[int, str | None, str | None]:
+        """Rows of a table and the first and last day they are about (observed, else round time)."""
+        info = self._require_table(memory_id, name)
+        table = self._sa_table(info)
+        day = func.coalesce(table.c.observed_at, table.c.time)
+        with self.engine.connect() as conn:
+            n, lo, hi = conn.execute(select(func.count(), func.min(day), func.max(day)).where(table.c.memory_id == memory_id)).one()
+        as_day = lambda v: str(v)[:10] if v is not None else None  # noqa: E731 - SQLite gives text, PostgreSQL datetimes
+        return int(n or 0), as_day(lo), as_day(hi)
+
+    def set_description(self, memory_id: str, name: str, description: str) -> None:
+        with self.session() as s:
+            rec = s.execute(select(TableRecord).where(TableRecord.memory_id == memory_id, TableRecord.name == name)).scalar()
+            if rec is not None:
+                rec.description = description
+                s.add(rec)
+        self._forget_table(memory_id, name)
+
     def count_rows(self, memory_id: str, name: str) -> int:
         info = self._require_table(memory_id, name)
         table = self._sa_table(info)

@@ -9,6 +9,8 @@ table from its metadata alone.
 
 from __future__ import annotations
 
+import re
+
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -56,7 +58,24 @@ def table_name(columns: Sequence[ColumnSample], taken: set[str]) -> str:
 
 def describe_table(columns: Sequence[ColumnSample], taken: set[str], first_seen: str | None, rounds: int) -> TableDescription:
     name = table_name(columns, taken)
-    parts = [c.name.replace("_", " ") + (f" ({c.unit})" if c.unit else "") for c in columns]
-    since = f" since {first_seen}" if first_seen else ""
-    description = f"One row per logged record of {', '.join(parts)}; {rounds} records{since}."
+    description = rules_description([(c.name, c.unit) for c in columns])
     return TableDescription(name, description, {c.name: infer_type(c.values) for c in columns})
+
+
+RULES_PREFIX = "One row per logged record of "
+
+
+def rules_description(columns: Sequence[tuple[str, str | None]]) -> str:
+    """What a row is, from the columns; the live size and date range are appended by
+    :func:`with_span` whenever rows change."""
+    parts = [name.replace("_", " ") + (f" ({unit})" if unit else "") for name, unit in columns]
+    return f"{RULES_PREFIX}{', '.join(parts)}."
+
+
+_SPAN = re.compile(r"\s*\(\d+ records?(?:, [^()]*)?\)\s*$")
+
+
+def with_span(description: str, rows: int, first: str | None, last: str | None) -> str:
+    """The description with its live size and date range: "(48 records, 2025-02-03 to 2025-04-24)"."""
+    span = f"{rows} record{'s' if rows != 1 else ''}" + (f", {first} to {last}" if first and last else "")
+    return f"{_SPAN.sub('', description).rstrip()} ({span})"

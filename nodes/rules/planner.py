@@ -195,8 +195,8 @@ def _about_something_else(question: str, periods: list[Period], tables: list[dic
             known |= {_stem(w) for w in [dim, *_UNIT_WORDS.get(dim, "").split()] if w}
         known |= {_stem(str(v).lower()) for c in t["columns"] for v in c.get("values") or []}
         vocab = t.get("vocabulary") or {}
-        said = [w for w in focus if _stem(w) in known or vocab.get(w) or vocab.get(w.rstrip("s")) or vocab.get(_stem(w))
-                or vocab.get(_stem(w) + "e")]
+        stems = {_stem(k) for k in vocab}
+        said = [w for w in focus if _stem(w) in known or _stem(w) in stems or vocab.get(w) or vocab.get(_stem(w) + "e")]
         best = max(best, len(said) / len(focus))
     return best < 0.5
 

@@ -1,0 +1,153 @@
+"""The rules planner on records written the ways logs are written: subsets named by the records'
+own words, shares, which-most questions, rise or fall, honest routing to retrieval, and a
+two-speaker conversation whose speaker metadata never becomes a table.
+
+Expected values are computed here from the data the test writes, not copied from an answer.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from adamm.graphs.ingest import graph as ingest
+from adamm.graphs.query import graph as query
+from adamm.nodes.backends import backends, reset_backends
+from adamm.nodes.context import Context
+
+# (day, km, minutes, kind, station or None): a cycling log in three layouts
+RIDES = [(1, 31.2, 78, "commute", "road"), (2, 29.1, 75, "commute", "gravel"), (3, 64.0, 150, "group ride", "road"),
+         (5, 30.4, 77, "commute", "gravel"), (6, 72.8, 170, "group ride", "road"), (8, 41.0, 120, "training", "gravel"),
+         (9, 28.7, 70, "commute", "road"), (12, 55.5, 140, "training", "road"), (13, 33.3, 82, "commute", "gravel")]
+FUEL = [(2, "Ventra", 41.2, 74.10), (9, "PetroLux", 38.5, 70.02), (16, "Ventra", 44.0, 80.52), (23, "Greenmile", 39.9, 71.42),
+        (30, "Ventra", 42.3, 77.83)]
+
+
+def _ride(i: int, day: int, km: float, minutes: int, kind: str, bike: str) -> dict[str, Any]:
+    date = f"2025-04-{day:02d}"
+    layouts = [
+        {"user_text": f"{kind.capitalize()} on the {bike} bike today: {km} km, {minutes} minutes moving."},
+        {"user_text": "Here's the ride.", "images": [{"image_id": f"c{i}", "caption": f"Ride card: '{kind.title()}' · {km} km · "
+                                                                                    f"{minutes // 60} h {minutes % 60} min · bike: {bike.title()}"}]},
+        {"user_text": f"Logged a {kind} on my {bike} bike: {km} km in {minutes} min."},
+    ]
+    return {"round_id": f"r{i}", "session_id": f"s{day}", "timestamp": f"{date}T19:00:00", "assistant_text": "Saved.",
+            **layouts[i % 3]}
+
+
+def _fuel(i: int, day: int, station: str, litres: float, total: float) -> dict[str, Any]:
+    date = f"2025-04-{day:02d}"
+    text = [f"Filled up at {station} today: {litres} L, paid €{total:.2f}.",
+            f"Receipt from {station}: {litres} litres, total EUR {total:.2f}."][i % 2]
+    return {"round_id": f"f{i}", "session_id": f"s{day}", "timestamp": f"{date}T08:00:00", "user_text": text,
+            "assistant_text": "Noted."}
+
+
+def history() -> list[dict[str, Any]]:
+    rounds = [_ride(i, *r) for i, r in enumerate(RIDES)] + [_fuel(i, *f) for i, f in enumerate(FUEL)]
+    rounds.append({"round_id": "c1", "session_id": "s10", "timestamp": "2025-04-10T12:00:00",
+                   "user_text": "My coach wants my rides capped at 190 W average for now.", "assistant_text": "Sensible."})
+    rounds.append({"round_id": "c2", "session_id": "s11", "timestamp": "2025-04-11T12:00:00",
+                   "user_text": "My brother rode 164 km on Saturday, show-off.", "assistant_text": "Impressive!"})
+    return sorted(rounds, key=lambda r: r["timestamp"])
+
+
+@pytest.fixture(scope="module")
+def ctx(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Context]:
+    reset_backends()
+    context = Context(home=str(tmp_path_factory.mktemp("planning-home")))
+    ingest.invoke({"memory_id": "m", "rounds": history()}, context=context)
+    yield context
+    reset_backends()
+
+
+def ask(ctx: Context, question: str) -> dict[str, Any]:
+    return query.invoke({"memory_id": "m", "question": question, "now": "2025-05-01T09:00:00"}, context=ctx)
+
+
+def first_number(text: str) -> float:
+    return float(re.search(r"-?\d+(?:\.\d+)?", text.replace(",", "")).group())
+
+
+def test_one_table_per_record_type_and_the_other_persons_ride_is_not_a_row(ctx: Context) -> None:
+    sql = backends(ctx).sql
+    rows = {t.name: sql.select_rows("m", t.name) for t in sql.tables("m")}
+    ride_tables = [n for n, r in rows.items() if any(x["source"].startswith("r") for x in r)]
+    assert len(ride_tables) == 1 and len(rows[ride_tables[0]]) == len(RIDES)
+    assert not any(x["source"] == "c2" for r in rows.values() for x in r)
+
+
+def test_a_subset_named_by_the_records_words(ctx: Context) -> None:
+    out = ask(ctx, "How many kilometres did I ride on the gravel bike in April 2025?")
+    assert first_number(out["answer"]) == pytest.approx(sum(km for _, km, _, _, b in RIDES if b == "gravel"))
+    out = ask(ctx, "In April 2025, how many group rides did I log?")
+    assert first_number(out["answer"]) == sum(1 for r in RIDES if r[3] == "group ride")
+
+
+def test_share_of_records(ctx: Context) -> None:
+    out = ask(ctx, "What share of my rides were commutes?")
+    share = 100 * sum(1 for r in RIDES if r[3] == "commute") / len(RIDES)
+    assert first_number(out["answer"]) == pytest.approx(round(share, 1), abs=0.05)
+    assert out["calls"][0]["args"]["operator"] == "share"
+
+
+def test_which_value_most_often(ctx: Context) -> None:
+    out = ask(ctx, "Which station did I fill up at most often?")
+    top, _ = Counter(s for _, s, _, _ in FUEL).most_common(1)[0]
+    assert out["answer"].startswith(top)
+    assert out["calls"][0]["args"].get("group_by")
+
+
+def test_rise_or_fall_between_two_periods(ctx: Context) -> None:
+    out = ask(ctx, "Did my average ride distance rise or fall between April 1–6, 2025 and April 8–13, 2025?")
+    early = [km for d, km, *_ in RIDES if d <= 6]
+    late = [km for d, km, *_ in RIDES if 8 <= d <= 13]
+    word = "Increased" if sum(late) / len(late) > sum(early) / len(early) else "Decreased"
+    assert out["answer"].startswith(word)
+
+
+def test_a_fact_said_once_goes_to_retrieval(ctx: Context) -> None:
+    out = ask(ctx, "What power cap did my coach set?")
+    assert [c["tool"] for c in out["calls"]] == ["EventLocate"]
+    assert "190 W" in out["evidence"][0]["text"]  # the round that says it, first
+
+
+def test_speaker_metadata_never_becomes_a_table(tmp_path) -> None:
+    """A LoCoMo-style conversation: two speakers, metadata ``speaker``, no logged records."""
+    reset_backends()
+    context = Context(home=str(tmp_path))
+    lines = [("Caroline", "I went to a support group meeting yesterday, it was really moving."),
+             ("Melanie", "That sounds powerful. I've been painting a lot lately."),
+             ("Caroline", "I'm thinking about adopting, maybe next year."),
+             ("Melanie", "I ran a charity race for mental health last Saturday, it felt great."),
+             ("Caroline", "Amazing! How far was it?"), ("Melanie", "Just 5 km, but the cause mattered to me."),
+             ("Caroline", "My kids loved the beach trip we took in June."), ("Melanie", "We went camping with the family."),
+             ("Caroline", "I signed up for a pottery class."), ("Melanie", "I'm reading a book about self-care.")] * 2
+    rounds = [{"round_id": f"t{i}", "session_id": f"s{i // 4}", "timestamp": f"2023-05-{8 + i // 4:02d}T13:56:00",
+               "user_text": text, "metadata": {"speaker": who}} for i, (who, text) in enumerate(lines)]
+    ingest.invoke({"memory_id": "conv", "rounds": rounds}, context=context)
+    tables = backends(context).sql.tables("conv")
+    assert not any("speaker" in t.column_names for t in tables)
+    out = query.invoke({"memory_id": "conv", "question": "When did Melanie run a charity race?"}, context=context)
+    assert out["calls"] and all(c["tool"] in ("EventLocate", "SemanticMatch") for c in out["calls"])
+    assert "charity race" in out["evidence"][0]["text"]
+    reset_backends()
+
+
+def test_descriptions_follow_the_rows(tmp_path) -> None:
+    """The stored description says how many records a table holds and over which days, after
+    every ingestion - not the count at discovery."""
+    reset_backends()
+    context = Context(home=str(tmp_path), use_retrieval=False)
+    rides = [_ride(i, *r) for i, r in enumerate(RIDES)]
+    ingest.invoke({"memory_id": "d", "rounds": rides[:5]}, context=context)
+    (table,) = backends(context).sql.tables("d")
+    assert table.description.endswith("(5 records, 2025-04-01 to 2025-04-06)")
+    ingest.invoke({"memory_id": "d", "rounds": rides[5:]}, context=context)
+    (table,) = backends(context).sql.tables("d")
+    assert table.description.endswith(f"({len(RIDES)} records, 2025-04-01 to 2025-04-13)")
+    reset_backends()
