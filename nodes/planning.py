@@ -60,6 +60,7 @@ def table_candidates(ctx: Context, memory_id: str, *, with_samples: bool = True)
             if aliases.get(c.name):
                 col["aliases"] = aliases[c.name]  # the labels it was written under: pulse, PUL, heart rate
             if with_samples and c.type == "text":
+                col["filled"] = sql.count_rows(memory_id, info.name, not_null=c.name)
                 values = distinct_values(sql, memory_id, info.name, c.name, MATCHABLE_VALUES)
                 col["samples"] = values[:SAMPLES_PER_COLUMN]
                 col["values"] = values

@@ -312,11 +312,11 @@ def _alt(words: list[str]) -> str:
 _SUFFIX_SKIP = {"$", "us$", "c$", "ca$", "a$", "au$", "in", '"', "won", "rs", "rs.", "mn", "mo",
                 "mos", "d", "l", "k.m.", "cal", "cals", "gr", "per km", "per mile", "m/s", "kj",
                 "kwh", "kb", "mb", "gb", "tb", "mah", "mmhg", "mg/dl", "mmol/l", "ml",
-                "percentage points"}
+                "percentage points", "w", "kw"}
 _SUFFIX_WORDS = [s for s in _ALIASES if s not in _SUFFIX_SKIP and len(s) > 1 or s == "%"]
 _CASED_AFTER = ["d", "h", "s", "m", "g", "L", "l", "mL", "ml", "kJ", "kWh", "mAh", "mmHg", "mg/dL",
                 "mg/dl", "mmol/L", "mmol/l", "KB", "MB", "GB", "TB", "Cal", "cal", "cals", "m/s", "gr",
-                "Rs"]
+                "Rs", "W", "kW"]
 _UNIT_RE = (r"(?:" + _alt(_CASED_AFTER) + r"|(?i:" + _alt(_SUFFIX_WORDS) + r"))")
 _PREFIX_CUR = (r"(?:US\$|CA?\$|AU?\$|HK\$|[$€£¥₹₩₽]|(?:USD|EUR|GBP|JPY|CNY|RMB|INR|CAD|AUD|CHF|KRW)"
                r"(?=\s?\d))")

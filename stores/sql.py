@@ -866,11 +866,15 @@ class SqlStore:
                 s.add(rec)
         self._forget_table(memory_id, name)
 
-    def count_rows(self, memory_id: str, name: str) -> int:
+    def count_rows(self, memory_id: str, name: str, *, not_null: str | None = None) -> int:
+        """Rows of a table (with ``not_null``: those where that column has a value)."""
         info = self._require_table(memory_id, name)
         table = self._sa_table(info)
+        where = table.c.memory_id == memory_id
+        if not_null is not None:
+            where = and_(where, self._column(info, table, not_null).is_not(None))
         with self.engine.connect() as conn:
-            return int(conn.execute(select(func.count()).select_from(table).where(table.c.memory_id == memory_id)).scalar() or 0)
+            return int(conn.execute(select(func.count()).select_from(table).where(where)).scalar() or 0)
 
     # -- stats and removal ----------------------------------------------------------------
 

@@ -125,6 +125,10 @@ def _name(sp: Span) -> str | None:
     words = [w for w in label.split() if w not in QUALIFIERS]
     if len(words) == 1 and words[0] not in LABELS and (re.fullmatch(r"[a-z]+ed", words[0]) or words[0] in VERBS):
         words = []  # a logging verb ("Rowed 5.2 km", "ran 8 km"), not a field name
+    if words and set(words) & NOT_OBSERVED:
+        return None  # what is left, a goal, a streak: not the record's value
+    if sp.label_after and sp.unit and " ".join(words) not in LABELS and not any(w in LABELS for w in words):
+        words = []  # "a 52-minute walk": the activity, not a field; the unit names the value
     if sp.dimension == "rate" and words and LABELS.get(" ".join(words)) == "heart_rate" and set(label.split()) & {"avg", "average", "mean"}:
         return "avg_heart_rate"  # a session's average heart rate is not a resting pulse reading
     core = " ".join(words)

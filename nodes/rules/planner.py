@@ -136,18 +136,18 @@ def detect_intent(question: str, periods: list[Period], tables: list[dict[str, A
     if _WHICH_DAYS.search(text) and (_has_comparison(text) or value_named):
         return Intent("filter_days")
     extreme_of_average = _EXTREME_AVERAGE.search(text)
-    latest = re.search(r"\b(?:most\s+recent(?:ly)?|latest|last)\b", text_nc, re.I) and not re.search(r"\blast\s+(?:week|month|year)\b", text_nc, re.I)
+    latest = _is_latest(text_nc)
     if _AVERAGE.search(text) and not extreme_of_average and not latest:
         return Intent("compute", "avg")
     if _MEDIAN.search(text):
         return Intent("compute", "median")
     many = re.search(r"\bhow\s+many\s+(\w+)", text, re.I)
-    if many and _names_a_quantity(many.group(1), tables or []):
+    if many and _names_a_quantity(many.group(1), tables or []) and not latest:
         return Intent("compute", "sum")
     if _COUNT.search(text):
         return Intent("compute", "count")
     asks_day = bool(_WHICH_DAY.search(text))
-    if _LATEST.search(text_nc):
+    if latest:
         return Intent("rank" if asks_day else "compute", "last", asks_day=asks_day)
     if _FIRST.search(text_nc):
         return Intent("rank" if asks_day else "compute", "first", asks_day=asks_day)
@@ -175,6 +175,14 @@ _GENERIC = set("""across spend spent time times take took get got make made have
 value values number amount long much many often ever each every single whole altogether rise fall rose fell went go up down
 increase increased decrease decreased higher lower more less month months week weeks weekly monthly day days year pay paid
 apart including included""".split())
+def _is_latest(text: str) -> bool:
+    """"most recent", "latest", "the / my last X", "when did I last": the newest record. "last" as
+    a verb ("how long did my sessions last") or a period ("last week") is not."""
+    if re.search(r"\b(?:most\s+recent(?:ly)?|latest|recently)\b", text, re.I):
+        return True
+    return bool(re.search(r"\b(?:the|my|i|we|your)\s+last\b(?!\s+(?:week|month|year|night)\b)", text, re.I))
+
+
 _COMPARISON_WORDS = re.compile(r"\b(?:than|above|over|under|below|within|miss(?:ed)?|meet|met|exceed\w*|beyond|until)\b", re.I)
 
 
@@ -370,7 +378,9 @@ def value_filters(question: str, table: dict[str, Any]) -> list[dict[str, Any]]:
 
     Longer values are matched first and their words taken out, so "Whole Foods" does not also
     name the category "food"."""
+    rows = table.get("rows") or 0
     candidates = [(str(value).strip(), c["name"]) for c in table["columns"] if c["type"] == "text"
+                  and not (rows and c.get("filled") is not None and c["filled"] < 0.5 * rows)  # a sparse column undercounts
                   for value in (c.get("values") or c.get("samples") or [])]
     candidates = sorted({(v, col) for v, col in candidates if v and len(v) <= 60}, key=lambda vc: (-len(vc[0]), vc))
     low = f" {question.lower()} "
@@ -473,7 +483,9 @@ def mention_filters(question: str, periods: list[Period], table: dict[str, Any],
         names = [w for w in words if w[0].isupper() or any(ch.isdigit() for ch in w)]
         if prep == "population" and not whole:
             chosen = words[:-1] if len(words) > 1 else names  # "my gravel-bike rides": the modifier still names a subset
-        elif whole or (prep in _PREPOSITIONS and prep != "of") or names == words:
+        elif whole or (prep in _PREPOSITIONS and prep != "of") or names == words or (
+                prep == "of" and re.search(rf"\b(\w+)\s+of\s+(?:the\s+|my\s+)?{re.escape(words[0])}", text)
+                and canonical_unit(re.search(rf"\b(\w+)\s+of\s+(?:the\s+|my\s+)?{re.escape(words[0])}", text).group(1).lower())):
             chosen = words
         else:
             chosen = words[:-1] or names
@@ -499,9 +511,13 @@ def subset_filters(question: str, periods: list[Period], table: dict[str, Any], 
     return named + mention_filters(question, periods, table, skip=skip)
 
 
+_ONE_UNIT = re.compile(r"(\b(?:an?|one))\s+(hour|minute|kilometre|kilometer|km|mile|litre|liter|day|week)\b", re.I)
+
+
 def condition_filters(question: str, periods: list[Period], target: Target) -> list[dict[str, Any]]:
     """Comparisons with a quantity, as filters on the column of matching dimension (in its unit)."""
-    text = _mask(question, [p.span for p in periods])
+    text = _ONE_UNIT.sub(lambda m: f"{m.group(1)[:-len(m.group(1).split()[-1])]}1 {m.group(2)}",
+                         _mask(question, [p.span for p in periods]))
     quantities = find_quantities(text)
     out = []
     for pattern, op in _COMPARATORS:
@@ -666,7 +682,7 @@ def _instantiate_share(question: str, periods: list[Period], tables: list[dict[s
     numeric = choose_target(encoder, pred, [], [table]) if re.search(r"\d", pred) else None
     if numeric is not None:
         condition += condition_filters(pred, [], numeric)
-    skip = {w for f in condition for w in tokenize(str(f.get("value", "")))}
+    skip = {w for f in condition for w in tokenize(str(f.get("value", "")))} | {_stem(w) for w in tokenize(scope_text)}
     condition += mention_filters(pred, [], table, skip=skip, whole=True)
     if not condition:
         return None
