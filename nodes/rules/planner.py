@@ -332,11 +332,19 @@ def _asked_units(question: str) -> set[str]:
     for _, _, q in find_quantities(question):
         text = text.replace(q.raw, " ")
     out = set()
-    for w in re.findall(r"[A-Za-z/€$£%]+", text):
+    words = re.findall(r"[A-Za-z/€$£%]+", text)
+    for i, w in enumerate(words):
         unit = canonical_unit(w.lower()) if len(w) > 1 or w in "%€$£" else None
+        if i and words[i - 1].lower() in ("per", "a", "an", "each"):
+            # "price per litre", "€1.80 a litre": a price per that unit
+            out |= {u for u in _PRICE_UNITS if unit and u.endswith("/" + unit)}
+            continue
         if unit and w.lower() not in ("in", "m", "s", "d", "h", "min", "l", "g", "time", "times"):
             out.add(unit)
     return out
+
+
+_PRICE_UNITS = [f"{c}/{u}" for c in ("USD", "EUR", "GBP", "CHF", "CAD", "AUD", "JPY", "CNY", "INR", "KRW", "RUB") for u in ("L", "gal")]
 
 
 def _unit_bonus(asked: set[str], unit: str | None) -> float:
@@ -450,7 +458,8 @@ def mention_filters(question: str, periods: list[Period], table: dict[str, Any],
     text = _mask(question, [p.span for p in periods])
     for _, _, q in find_quantities(text):
         text = text.replace(q.raw, " ")
-    tokens = [t for t in re.findall(r"[A-Za-z][A-Za-z0-9'’]*|\d+[A-Za-z]*|[.,;:?!]", text) if len(t) > 1 or t in ".,;:?!"]
+    tokens = [t for t in re.findall(r"[A-Za-z][A-Za-z0-9'’]*(?:-[A-Za-z][A-Za-z0-9'’]*)*|\d+[A-Za-z]*|[.,;:?!]", text)
+              if len(t) > 1 or t in ".,;:?!"]
     column_words = {_stem(w) for c in table["columns"] for w in c["name"].split("_")} | {_stem(w) for w in skip}
     runs: list[tuple[list[str], str | None, bool]] = []  # (words, word before the run, joined by and/or)
     current: list[str] = []
@@ -493,10 +502,12 @@ def mention_filters(question: str, periods: list[Period], table: dict[str, Any],
         if not chosen:
             continue
         counts = []
-        for w in chosen:
+        for w in [part for word in chosen for part in word.split("-") if len(part) > 1]:
             low = w.lower().replace("’", "'")
             keys = {low, low.rstrip("s"), _stem(low)} | {k for k in (low.split("'")[0],) if k}
             counts.append(max((vocab.get(k, 0) for k in keys), default=0))
+        if not counts:
+            continue
         if min(counts) == 0 or min(counts) >= 0.9 * total:
             continue
         out.append({"column": "captions", "op": "mentions", "value": " ".join(w.lower() for w in chosen)})
@@ -528,6 +539,13 @@ def condition_filters(question: str, periods: list[Period], target: Target) -> l
                 continue
             q = after[0][1]
             column, unit = target.column, target.unit
+            start = after[0][0]
+            per = re.match(r"[^\s]*\s*(?:a|per|/|each)\s*(litre|liter|l|gallon|gal)\b", text[start:start + len(q.raw) + 14], re.I)
+            if q.dimension and q.dimension.startswith("currency:") and per:
+                priced = [c for c in target.columns if (c.get("unit") or "").startswith(q.unit or "") and "/" in (c.get("unit") or "")]
+                if priced:
+                    out.append({"column": priced[0]["name"], "op": op, "value": round(q.value, 6)})
+                    continue
             if q.unit is not None:
                 same = [c for c in target.columns if c.get("unit") and dimension_of(c["unit"]) == q.dimension]
                 if target.unit and dimension_of(target.unit) == q.dimension:
