@@ -50,7 +50,7 @@ def _fuel(i: int, day: int, station: str, litres: float, total: float) -> dict[s
 def history() -> list[dict[str, Any]]:
     rounds = [_ride(i, *r) for i, r in enumerate(RIDES)] + [_fuel(i, *f) for i, f in enumerate(FUEL)]
     rounds.append({"round_id": "c1", "session_id": "s10", "timestamp": "2025-04-10T12:00:00",
-                   "user_text": "My coach wants my rides capped at 190 W average for now.", "assistant_text": "Sensible."})
+                   "user_text": "My coach wants my rides capped at 60 km for now.", "assistant_text": "Sensible."})
     rounds.append({"round_id": "c2", "session_id": "s11", "timestamp": "2025-04-11T12:00:00",
                    "user_text": "My brother rode 164 km on Saturday, show-off.", "assistant_text": "Impressive!"})
     return sorted(rounds, key=lambda r: r["timestamp"])
@@ -111,9 +111,16 @@ def test_rise_or_fall_between_two_periods(ctx: Context) -> None:
 
 
 def test_a_fact_said_once_goes_to_retrieval(ctx: Context) -> None:
-    out = ask(ctx, "What power cap did my coach set?")
+    out = ask(ctx, "What distance cap did my coach set?")
     assert [c["tool"] for c in out["calls"]] == ["EventLocate"]
-    assert "190 W" in out["evidence"][0]["text"]  # the round that says it, first
+    assert "60 km" in out["evidence"][0]["text"]  # the round that says it, first
+
+
+def test_a_stated_value_is_looked_up_then_used_as_the_threshold(ctx: Context) -> None:
+    out = ask(ctx, "How many of my rides went over the cap my coach set?")
+    assert [c["tool"] for c in out["calls"]] == ["EventLocate", "Compute"]
+    assert {"column": "distance", "op": ">", "value": 60.0} in out["calls"][1]["args"]["column_filters"]
+    assert first_number(out["answer"]) == sum(1 for r in RIDES if r[1] > 60)
 
 
 def test_speaker_metadata_never_becomes_a_table(tmp_path) -> None:

@@ -133,7 +133,7 @@ def detect_intent(question: str, periods: list[Period], tables: list[dict[str, A
         op = "count" if _COUNT.search(text) or re.search(r"\bmore\s+often\b", text, re.I) else (
             "sum" if _SUM.search(text) or re.search(r"\bspen[dt]\b", text, re.I) else "avg")
         return Intent("compare", op, wants_less=wants_less)
-    if _WHICH_DAYS.search(text) and (_has_comparison(text) or value_named):
+    if _WHICH_DAYS.search(text) and (_has_comparison(text) or value_named or stated_fact(question)):
         return Intent("filter_days")
     extreme_of_average = _EXTREME_AVERAGE.search(text)
     latest = _is_latest(text_nc)
@@ -601,9 +601,59 @@ def make_plan(question: str, periods: list[Period], intent: Intent, tools: tuple
     elif analytic and intent.kind == "day_of":
         steps = [{"goal": "find the day the clause describes", "tool": "Rank"},
                  {"goal": "read the asked value on that day", "tool": "Compute"}]
+    if steps and retrieval and stated_fact(question):
+        # "more power than the cap my coach set": find the cap first, then compare with it
+        steps = [{"goal": "find the value the question compares with, where it was said", "tool": "EventLocate"}, *steps]
     if not steps and retrieval:
         steps = [{"goal": "find the rounds that talk about it", "tool": "EventLocate"}]
     return steps[:max_steps]
+
+
+_FACT_REF = re.compile(
+    r"\b(?P<cmp>(?:more|less|higher|lower)\s+(?:\w+\s+)?than|above|below|over|under|within|exceed\w*|beyond|past)\s+"
+    r"(?P<fact>(?:the\s+|my\s+)?(?:[\w'’-]+\s+){0,3}?(?:cap|target|goal|limit|allowance|budget|threshold|maximum|minimum))\b"
+    r"(?P<tail>(?:\s+(?:that\s+)?(?:my|the)\s+[\w'’]+\s+(?:set|sets|gave|gives|pays|wants|recommended|suggested))?)", re.I)
+
+
+def stated_fact(question: str) -> re.Match[str] | None:
+    """A comparison with a value said elsewhere, not in the question ("above the target my
+    doctor set", "over my coach's cap"): the value must be looked up first."""
+    m = _FACT_REF.search(question)
+    if m is None or re.search(r"\d", m.group(0)):
+        return None
+    return m
+
+
+def fact_conditions(question: str, texts: list[str], table: dict[str, Any]) -> list[dict[str, Any]]:
+    """The comparison with a stated value as filters: the value read from the retrieved words
+    (the first quantity whose unit a column of the table has; a blood-pressure pair sets both
+    columns of the pair), the operator from the question's words."""
+    m = stated_fact(question)
+    if m is None:
+        return []
+    word = m.group("cmp").lower()
+    op = "<" if word.startswith(("less", "lower", "below", "under", "within")) else ">"
+    # "within the target" is every value under it; "over the cap" any value past it
+    from adamm.nodes.rules.spans import find_spans  # noqa: PLC0415 - the extractor's span model reads the fact
+    for text in texts:
+        spans = [sp for sp in find_spans(text) if sp.num is not None]
+        pair = [sp for sp in spans if sp.role in ("first", "second")]
+        if pair:
+            cols = {c["name"]: c for c in table["columns"] if dimension_of(c.get("unit")) == "pressure"}
+            named = [n for n in ("systolic", "diastolic") if n in cols]
+            if len(named) == 2 and len(pair) >= 2:
+                return [{"column": named[0], "op": op, "value": pair[0].num}, {"column": named[1], "op": op, "value": pair[1].num}]
+        for sp in spans:
+            for c in table["columns"]:
+                if sp.unit and c.get("unit") and dimension_of(c["unit"]) == sp.dimension:
+                    value = sp.num
+                    if sp.unit != c["unit"]:
+                        try:
+                            value = convert(sp.num, sp.unit, c["unit"])
+                        except (ValueError, KeyError):
+                            continue
+                    return [{"column": c["name"], "op": op, "value": round(value, 6)}]
+    return []
 
 
 def instantiate(step: int, tool: str, question: str, periods: list[Period], intent: Intent,
@@ -612,6 +662,31 @@ def instantiate(step: int, tool: str, question: str, periods: list[Period], inte
     context and earlier results; None when the rules backend cannot fill them (the step is then
     skipped and reflection decides)."""
     tables = context.get("tables") or []
+    fact = stated_fact(question)
+    if tool == "EventLocate" and fact is not None and step == 0 and intent.kind != "retrieve":
+        return tool, {"query": f"{fact.group('fact')}{fact.group('tail')}", "result_budget": 3, "window": 0}
+    if fact is not None and tool != "EventLocate" and intent.kind != "retrieve":
+        texts = [t for r in results for t in r.get("texts") or []]
+        if intent.kind == "share":  # the whole condition is the stated value: its table has the value's columns
+            table = next((t for t in tables if fact_conditions(question, texts, t)), None)
+            if table is None:
+                return None
+            scope = _SHARE_SPLIT.search(_mask(question, [p.span for p in periods]))
+            call = ("Compute", {"table": table["name"], "target": "*", "operator": "share", "column_filters":
+                                period_filters(periods) + (subset_filters(scope.group("scope"), [], table) if scope else []),
+                                "condition": []})
+        else:
+            call = instantiate(max(step - 1, 0), tool, _FACT_REF.sub(" ", question), periods, intent, context, [], encoder)
+        if call is None or not texts:
+            return None
+        name, args = call
+        table = next((t for t in tables if t["name"] == args.get("table")), None)
+        extra = fact_conditions(question, texts, table) if table else []
+        if not extra:
+            return None
+        key = "condition" if args.get("operator") == "share" else "column_filters"
+        args[key] = [*(args.get(key) or []), *extra]
+        return name, args
     if tool in ("EventLocate", "SemanticMatch"):
         args: dict[str, Any] = {"query": retrieval_query(question, periods), "result_budget": 10}
         bounded = [p for p in periods if p.start or p.end]
