@@ -112,8 +112,8 @@ def detect_intent(question: str, periods: list[Period], tables: list[dict[str, A
         return Intent("retrieve")
     if _DAY_OF.search(text):
         return Intent("day_of")
-    if _SHARE.search(text):
-        return Intent("share", "share")
+    if _SHARE.search(text) and (_SHARE_SPLIT.search(text) or re.search(r"\bwin\s+rate\b", text, re.I)):
+        return Intent("share", "share")  # "what share of my rides were commutes", not "what % was in range"
     two_sides = " or " in f" {text.lower()} " and (
         len([p for p in periods if p.start or p.end]) >= 2 or _COMPARE.search(text) or re.search(r"\b\w{3,}er\b", text))
     group = None if two_sides else (_GROUP.search(text) or _GROUP_MONTH.search(text))
@@ -171,6 +171,8 @@ _GROUP = re.compile(r"\bwhich\s+(?:kind\s+of\s+|type\s+of\s+)?(?!(?:day|days|dat
 _GROUP_MONTH = re.compile(r"\bwhich\s+(?P<noun>month|week|weekday|day\s+of\s+the\s+week|year)\s+(?:had|has|was|did|saw|brought)\b"
                           r"(?:(?!\bor\b).)*$", re.I)
 _RANGE_WORDS = re.compile(r"^(?:between|from)\b", re.I)
+_FACT_WORDS = re.compile(r"\b(?:goal|target|cap|limit|allowance|budget|tank|dose|appointment|name|called|model|brand|club|"
+                         r"policy|insurance|coach|doctor|gp|dietitian|employer|advice|told|recommend\w*|set\s+as)\b", re.I)
 _GENERIC = set("""across spend spent time times take took get got make made have overall logged log record records total
 value values number amount long much many often ever each every single whole altogether rise fall rose fell went go up down
 increase increased decrease decreased higher lower more less month months week weeks weekly monthly day days year pay paid
@@ -195,6 +197,8 @@ def _about_something_else(question: str, periods: list[Period], tables: list[dic
     focus = [w for w in focus_words(question, periods) if canonical_unit(w) is None and len(w) > 2 and w not in _GENERIC]
     if len(focus) < 2 or _COMPARISON_WORDS.search(_mask(question, [p.span for p in periods])):
         return False
+    if not _FACT_WORDS.search(question):
+        return False  # only a question about a stated fact (a goal, a cap, someone's advice) leaves the tables
     best = 0.0
     for t in tables:
         known = {_stem(w) for c in t["columns"] for n in [c["name"], *(c.get("aliases") or [])] for w in n.split("_")}
@@ -339,7 +343,8 @@ def _asked_units(question: str) -> set[str]:
             # "price per litre", "€1.80 a litre": a price per that unit
             out |= {u for u in _PRICE_UNITS if unit and u.endswith("/" + unit)}
             continue
-        if unit and w.lower() not in ("in", "m", "s", "d", "h", "min", "l", "g", "time", "times"):
+        if unit and w.lower() not in ("in", "m", "s", "d", "h", "min", "l", "g", "time", "times", "day", "days", "week",
+                                      "weeks", "month", "months", "year", "years", "night", "nights"):
             out.add(unit)
     return out
 
@@ -370,8 +375,9 @@ def choose_table(encoder: Any, question: str, periods: list[Period], tables: lis
     for t, doc, v in zip(tables, docs, vecs[1:]):
         overlap = len(fstems & {_stem(w) for w in tokenize(doc)}) / len(fstems)
         vocab = t.get("vocabulary") or {}
-        said = len([w for w in focus if vocab.get(w.lower()) or vocab.get(w.lower().rstrip("s"))]) / len(focus)
-        score = float(np.dot(vecs[0], v)) + 0.35 * overlap + _value_bonus(question, t) + 0.3 * said
+        stems = {_stem(k) for k in vocab}
+        said = len([w for w in focus if _stem(w.lower()) in stems or vocab.get(w.lower().rstrip("s"))]) / len(focus)
+        score = float(np.dot(vecs[0], v)) + 0.35 * overlap + _value_bonus(question, t) + 0.45 * said
         if best is None or score > best.score:
             best = Target(t["name"], None, None, score, t["columns"])
     return best
@@ -460,7 +466,8 @@ def mention_filters(question: str, periods: list[Period], table: dict[str, Any],
         text = text.replace(q.raw, " ")
     tokens = [t for t in re.findall(r"[A-Za-z][A-Za-z0-9'’]*(?:-[A-Za-z][A-Za-z0-9'’]*)*|\d+[A-Za-z]*|[.,;:?!]", text)
               if len(t) > 1 or t in ".,;:?!"]
-    column_words = {_stem(w) for c in table["columns"] for w in c["name"].split("_")} | {_stem(w) for w in skip}
+    column_words = {_stem(w) for c in table["columns"] for n in [c["name"], *(c.get("aliases") or [])]
+                    for w in " ".join(_ABBREVIATIONS.get(x, x) for x in n.split("_")).split()} | {_stem(w) for w in skip}
     runs: list[tuple[list[str], str | None, bool]] = []  # (words, word before the run, joined by and/or)
     current: list[str] = []
     before: str | None = None
@@ -491,6 +498,8 @@ def mention_filters(question: str, periods: list[Period], table: dict[str, Any],
             continue
         names = [w for w in words if w[0].isupper() or any(ch.isdigit() for ch in w)]
         if prep == "population" and not whole:
+            if _stem(words[-1].lower()) in column_words or canonical_unit(words[-1].lower()) is not None:
+                continue  # "my run distance": what is measured, of the table's own records
             chosen = words[:-1] if len(words) > 1 else names  # "my gravel-bike rides": the modifier still names a subset
         elif whole or (prep in _PREPOSITIONS and prep != "of") or names == words or (
                 prep == "of" and re.search(rf"\b(\w+)\s+of\s+(?:the\s+|my\s+)?{re.escape(words[0])}", text)
