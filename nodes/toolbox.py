@@ -41,7 +41,7 @@ TOOL_SPECS: dict[str, str] = {
     "Lookup": "Lookup(table, key_values, result_budget): rows whose columns equal the given values "
               "(a YYYY-MM-DD value on a date column matches the whole day).",
     "Filter": "Filter(table, column_filters, result_budget): rows satisfying every filter "
-              "{column, op, value}; ops: = != < <= > >= between in contains is_null not_null.",
+              "{column, op, value}; ops: = != < <= > >= between in contains mentions is_null not_null (mentions: every word appears in the text column, e.g. the rows' own words in captions).",
     "Compute": "Compute(table, target, operator, column_filters, group_by?, order?, condition?): one value "
                "over the filtered rows; target is a column or an arithmetic expression of columns. Operators: "
                "count (target '*' counts rows), count_distinct (how many different values), sum, avg, median, "

@@ -554,6 +554,13 @@ def satisfies(row: dict[str, Any], f: dict[str, Any]) -> bool:
         return any(_equal(actual, v, ctype, column) for v in values)
     if op == "contains":
         return str(value).lower() in actual.lower()
+    if op == "mentions":  # every word (plural folded) starts a word of the cell
+        cell = actual.lower()
+        for w in (w for w in re.findall(r"[a-z0-9]+", str(value).lower()) if len(w) > 1):
+            stem = (w[:-2] if w.endswith(("shes", "ches", "xes", "sses")) else w[:-1]) if len(w) >= 4 and w.endswith("s") and not w.endswith("ss") else w
+            if not re.search(r"(?:^|[ ('\-‘\"])" + re.escape(stem), cell):
+                return False
+        return True
     if op == "between":
         lo, hi = value
         if ctype == "datetime":
