@@ -91,9 +91,7 @@ def parse_number(raw: str, *, price: bool = False) -> float | None:
             s = s.replace(",", "")
     elif s.count(".") > 1:
         s = s.replace(".", "")
-    elif "." in s and price is False:
-        head, _, tail = s.partition(".")
-        # "1.234" stays a decimal: European thousands dots without a comma are rare in logs.
+    # a single dot stays a decimal point ("1.234"): thousands dots without a comma are rare in logs
     try:
         return sign * float(s)
     except ValueError:
