@@ -501,8 +501,7 @@ def mention_filters(question: str, periods: list[Period], table: dict[str, Any],
                 continue  # "my run distance": what is measured, of the table's own records
             chosen = words[:-1] if len(words) > 1 else names  # "my gravel-bike rides": the modifier still names a subset
         elif whole or (prep in _PREPOSITIONS and prep != "of") or names == words or (
-                prep == "of" and re.search(rf"\b(\w+)\s+of\s+(?:the\s+|my\s+)?{re.escape(words[0])}", text)
-                and canonical_unit(re.search(rf"\b(\w+)\s+of\s+(?:the\s+|my\s+)?{re.escape(words[0])}", text).group(1).lower())):
+                prep == "of" and _after_unit(text, words[0])):
             chosen = words
         else:
             chosen = words[:-1] or names
@@ -520,6 +519,12 @@ def mention_filters(question: str, periods: list[Period], table: dict[str, Any],
             continue
         out.append({"column": "captions", "op": "mentions", "value": " ".join(w.lower() for w in chosen)})
     return out
+
+
+def _after_unit(text: str, word: str) -> bool:
+    """Does ``word`` follow "<unit> of" ("minutes of audiobooks")? Then its run names a subset."""
+    m = re.search(rf"\b(\w+)\s+of\s+(?:the\s+|my\s+)?{re.escape(word)}", text)
+    return bool(m and canonical_unit(m.group(1).lower()))
 
 
 def subset_filters(question: str, periods: list[Period], table: dict[str, Any], column: str | None = None) -> list[dict[str, Any]]:
