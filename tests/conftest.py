@@ -57,3 +57,12 @@ def pg_url() -> Iterator[str]:
         reset_backends()
         with psycopg.connect(PG_ADMIN, autocommit=True) as admin:
             admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """The same test on an SQLite file and on a throwaway PostgreSQL database."""
+    if request.param == "sqlite":
+        (tmp_path / "db").mkdir(exist_ok=True)
+        return f"sqlite:///{tmp_path / 'db' / 'adamm.db'}"
+    return request.getfixturevalue("pg_url")

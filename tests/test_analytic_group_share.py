@@ -62,10 +62,9 @@ def build(sql: SqlStore) -> SqlStore:
     return sql
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def both(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[SqlStore]:
-    url = f"sqlite:///{tmp_path / 'db.sqlite'}" if request.param == "sqlite" else request.getfixturevalue("pg_url")
-    s = build(SqlStore(url))
+@pytest.fixture
+def both(db_url: str) -> Iterator[SqlStore]:
+    s = build(SqlStore(db_url))
     yield s
     s.close()
 

@@ -85,10 +85,9 @@ def sql(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SqlStore]:
     s.close()
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def both(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[SqlStore]:
-    url = f"sqlite:///{tmp_path / 'db' / 'adamm.db'}" if request.param == "sqlite" else request.getfixturevalue("pg_url")
-    s = build(SqlStore(url))
+@pytest.fixture
+def both(db_url: str) -> Iterator[SqlStore]:
+    s = build(SqlStore(db_url))
     yield s
     s.close()
 

@@ -2,20 +2,9 @@
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
+from adamm.tests.scripts import load_script
 
-SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_analytic_dev.py"
-
-
-def _load():
-    spec = importlib.util.spec_from_file_location("bench_analytic_dev", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-bd = _load()
+bd = load_script("benchmarks/bench_analytic_dev.py")
 
 
 def test_predictions_take_the_newest_record_of_one_system_and_scenario():

@@ -2,24 +2,14 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_recall.py"
+from adamm.tests.scripts import load_script
 
-
-def _load():
-    spec = importlib.util.spec_from_file_location("bench_recall", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-br = _load()
+br = load_script("benchmarks/bench_recall.py")
 
 
 def test_recall_at_k_counts_clues_in_the_top_k():

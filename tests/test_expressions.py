@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import datetime
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -188,10 +187,9 @@ ROWS = [
 CTYPES = {"total": "float", "deep": "float", "steps": "int", "other": "int", "bed": "datetime", "mood": "text"}
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[object, Table]]:
-    url = f"sqlite:///{tmp_path / 'expr.db'}" if request.param == "sqlite" else request.getfixturevalue("pg_url")
-    engine = create_engine(url)
+@pytest.fixture
+def db(db_url: str) -> Iterator[tuple[object, Table]]:
+    engine = create_engine(db_url)
     meta = MetaData()
     table = Table("t", meta, Column("id", Integer, primary_key=True), Column("total", Float), Column("deep", Float),
                   Column("steps", Integer), Column("other", Integer), Column("bed", DateTime), Column("mood", Text))

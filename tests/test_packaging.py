@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import subprocess
@@ -11,6 +10,8 @@ import zipfile
 from pathlib import Path
 
 import pytest
+
+from adamm.tests.scripts import load_script
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -65,9 +66,7 @@ def test_every_langgraph_json_entry_imports_a_compiled_graph_of_that_name() -> N
     assert set(config["graphs"]) == {"ingest", "query", "flat"}
     for name, ref in config["graphs"].items():
         path, _, attr = ref.partition(":")
-        spec = importlib.util.spec_from_file_location(f"lg_{name}", ROOT / path)
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
+        module = load_script(path, f"lg_{name}")
         graph = getattr(module, attr)
         assert graph.name == name
         assert graph.checkpointer is None and graph.store is None

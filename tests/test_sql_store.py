@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from datetime import datetime
-from pathlib import Path
 
 import pytest
 
@@ -12,13 +11,9 @@ from adamm.stores.sql import ColumnSpec, Condition, SqlStore, StoreError, check_
 from adamm.stores.sql_models import NodeRecord, ObservationRecord
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def store(request: pytest.FixtureRequest, tmp_path: Path):
-    if request.param == "sqlite":
-        url = f"sqlite:///{tmp_path / 'db' / 'adamm.db'}"
-    else:
-        url = request.getfixturevalue("pg_url")
-    s = SqlStore(url)
+@pytest.fixture
+def store(db_url: str):
+    s = SqlStore(db_url)
     yield s
     s.close()
 
