@@ -178,7 +178,7 @@ def test_someone_elses_numbers_plans_and_targets_are_not_observations(text: str)
 def test_the_assistant_restating_a_value_adds_nothing() -> None:
     r = Round(round_id="a", timestamp=REF, user_text="Rowed 5.2 km this morning.",
               assistant_text="Nice, 5.2 km and probably about 400 kcal!")
-    assert [(d.attribute, d.value_num) for d in extract_round(r)] == [("distance", 5.2)]
+    assert [(d.attribute, d.value_num or d.value_text) for d in extract_round(r)] == [("distance", 5.2), ("time_of_day", "morning")]
 
 
 def test_text_metadata_is_context_and_numeric_metadata_is_a_value() -> None:

@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 
 from adamm.nodes.rules.dates import find_dates
+from adamm.nodes.rules.facets import find_facets
 from adamm.nodes.rules.spans import Span, find_spans
 from adamm.stores.quantities import canonical_unit, dimension_of, parse_quantity, snake_case
 from adamm.stores.records import Round
@@ -361,6 +362,7 @@ def extract_round(rnd: Round, ocr: dict[str, str] | None = None) -> list[Draft]:
                 unit.spans.extend(_merchant(unit.text, unit.spans))
             units.append(unit)
     records, context = _records(units)
+    shared = [(u, f) for u in context if u.observing for f in find_facets(u.text)]
     drafts: list[Draft] = []
     context_days = [d for u in context for d in u.days]
     all_days = {d for u in units for d in u.days}
@@ -376,6 +378,15 @@ def extract_round(rnd: Round, ocr: dict[str, str] | None = None) -> list[Draft]:
                                 value_text=sp.text, unit=sp.unit, dimension=sp.dimension, raw=sp.raw,
                                 source=f"{f.unit_ref.part}[{a}:{b}]", observed_at=day, record=i, text=text,
                                 missing=sp.missing, bare=_bare(sp, f.name), label=sp.label))
+        own = [(u, f) for u in rec.units for f in find_facets(u.text)]
+        seen = set(rec.fields)
+        for u, fc in sorted(own, key=lambda uf: uf[1].rank) + sorted(shared, key=lambda uf: uf[1].rank):
+            if fc.attribute in seen:
+                continue  # the surest reading of a field; a labelled value ("bike: Gravel") wins
+            seen.add(fc.attribute)
+            drafts.append(Draft(attribute=fc.attribute, value_num=None, value_text=fc.value, unit=None, dimension=None,
+                                raw=u.text[fc.start:fc.end], source=f"{u.part}[{u.start + fc.start}:{u.start + fc.end}]",
+                                observed_at=day, record=i, text=text, label=fc.label))
     drafts.extend(_metadata(rnd, len(records)))
     return drafts
 

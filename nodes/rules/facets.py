@@ -1,0 +1,365 @@
+"""Categorical and entity fields of a record: which arm, what part of the day, which bike, the
+route, the book, the station, the kind of cost.
+
+Numbers carry labels and units; categorical values mostly do not ("Left arm.", "on the gravel
+bike", "(paperback)", "at the Greenmile station"). ``find_facets(text)`` reads them with three
+general families, never with sentences seen in one data set:
+
+1. **closed vocabularies** people log with - parts of the day (and clock times), taking or
+   skipping a medication, formats and genres of a book, fuel grades, payment methods, meals,
+   kinds of outing, expense categories: a word of one names both the value and the field;
+2. **modifier + noun** phrases - "left arm", "the gravel bike": the noun names the field, the
+   modifier is the value;
+3. **names** - a quoted or Title-Case phrase in a naming position (quoted, in parentheses, after
+   "of / to / at / from / tracing", closing a sentence after a colon, or opening one before
+   "on / is / (" ...) is an entity. Its field comes from what surrounds it: a place noun or
+   "at / from" in a payment is the ``merchant``, a route-like last word ("... Loop", "... Run")
+   a ``route``, reading words around it a ``book``. A name nothing names is left out: a
+   column of app and brand names would only mislead the planner.
+
+A facet never makes a record on its own (the caller attaches facets to records made of
+measured values), and vocabularies that are ambiguous outside their domain (genre, format,
+fuel grade, expense category) are read only when the text is about that domain.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = ["Facet", "find_facets", "clock_part_of_day"]
+
+
+@dataclass(frozen=True)
+class Facet:
+    """One categorical value of a record: ``attribute`` = ``value`` read at text[start:end]."""
+
+    attribute: str
+    value: str
+    start: int
+    end: int
+    label: str = ""  #: a word the text used for the field ("station"), kept as an alias
+    rank: int = 0  #: lower is surer; the caller keeps the surest facet per attribute
+
+
+# -- 1. closed vocabularies ----------------------------------------------------------------------
+
+def _vocab(spec: dict[str, str]) -> tuple[re.Pattern[str], dict[str, str]]:
+    """A regex over every surface form (longest first) and surface -> canonical value."""
+    table: dict[str, str] = {}
+    for canonical, forms in spec.items():
+        for form in forms.split("|"):
+            table[form.lower()] = canonical
+    alts = sorted(table, key=len, reverse=True)
+    pattern = re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(a).replace(r"\ ", r"[\s-]?") for a in alts) + r")(?![\w-])", re.I)
+    return pattern, table
+
+
+def _key(raw: str) -> str:
+    return re.sub(r"[\s-]+", " ", raw.lower()).strip()
+
+
+def _lookup(table: dict[str, str], raw: str) -> str | None:
+    k = _key(raw)
+    return table.get(k) or table.get(k.replace(" ", "")) or next(
+        (v for f, v in table.items() if _key(f).replace(" ", "") == k.replace(" ", "")), None)
+
+
+_PART_OF_DAY = _vocab({"morning": "morning|this morning", "afternoon": "afternoon", "evening": "evening|tonight",
+                       "night": "night|overnight"})
+_FORMAT = _vocab({"paper": "paperback|hardcover|hardback|paper book|print edition|printed book",
+                  "ebook": "ebook|e-book|e-reader|ereader|kindle|kobo",
+                  "audiobook": "audiobook|audio book|audible"})
+_GENRE = _vocab({g: g for g in (
+    "mystery", "thriller", "crime", "history", "historical fiction", "fantasy", "science fiction", "romance", "horror",
+    "biography", "autobiography", "memoir", "poetry", "non-fiction", "literary fiction", "classic", "self-help",
+    "philosophy", "young adult", "graphic novel", "essays", "travel writing", "true crime", "short stories")}
+    | {"science fiction": "science fiction|sci-fi|scifi|sf novel", "non-fiction": "non-fiction|nonfiction"})
+_FUEL = _vocab({"diesel": "diesel", "E5": "E5", "E10": "E10", "E85": "E85", "LPG": "LPG", "unleaded": "unleaded",
+                "premium": "premium unleaded", "regular": "regular unleaded"})
+_FUEL_NAMED = re.compile(r"\b(?:Super(?:\s+Plus)?|Premium|Ultimate|V-Power|Unleaded|Excellium|Regular|Plus)\s?(?:9[1-9]|100)\b"
+                         r"|\bSP\s?9[58]\b|\b(?:RON|Octane)\s?9[1-9]\b", re.I)
+_PAYMENT = _vocab({"cash": "cash|in cash", "card": "by card|with card|with my card|card payment|contactless", "debit card": "debit card|ec card",
+                   "credit card": "credit card|visa|mastercard|amex|american express",
+                   "apple pay": "apple pay", "google pay": "google pay", "paypal": "paypal", "bank transfer": "bank transfer"})
+_MEAL = _vocab({m: m for m in ("breakfast", "brunch", "lunch", "dinner", "supper", "snack")})
+#: Kinds of outing: the modifier alone is the kind ("Training", "training ride" -> training).
+_KIND = _vocab({"commute": "commute|commuting|commuted", "training": "training|training ride|training run|workout",
+                "group ride": "group ride|club ride|group run|club run", "race": "race|race day|time trial",
+                "recovery": "recovery|recovery ride|recovery run", "intervals": "intervals|interval session|interval training",
+                "long run": "long run|long ride", "easy run": "easy run|easy ride", "tempo": "tempo run|tempo ride|tempo"})
+_CATEGORY = _vocab({
+    "parking": "parking|parking fee|car park", "car wash": "car wash|carwash", "service": "service|servicing|annual service|inspection|oil change|MOT",
+    "tyres": "tyre|tyres|tire|tires", "tolls": "toll|tolls|motorway toll|vignette", "insurance": "insurance",
+    "repair": "repair|repairs", "fuel": "fuel|petrol|gasoline|fill-up|fill up", "groceries": "groceries|grocery|supermarket",
+    "rent": "rent", "utilities": "utilities|electricity|gas bill|water bill", "phone": "phone bill|mobile plan",
+    "internet": "internet|broadband", "subscription": "subscription", "restaurant": "restaurant|dining out|eating out|takeaway",
+    "coffee": "coffee", "taxi": "taxi|uber|cab", "public transport": "train ticket|bus ticket|metro|public transport",
+    "pharmacy": "pharmacy|prescription", "gym": "gym|gym membership", "clothing": "clothes|clothing|shoes",
+    "entertainment": "cinema|movie|concert|theatre|theater", "gifts": "gift|gifts|present"})
+
+_MEDICINE = r"(?:tablets?|pills?|meds|medication|medicine|dose|insulin|inhaler|blood pressure pill)"
+_TAKEN = re.compile(r"\b(?:(?P<yes>took|taken|had|with)\s+(?:my|the|his|her|a)?\s*(?:morning\s+|evening\s+|daily\s+)?" + _MEDICINE +
+                    r"|(?P<no>forgot(?:ten)?|skipped|missed|without|no|didn'?t\s+take|did\s+not\s+take|hadn'?t\s+taken)\s+"
+                    r"(?:to\s+take\s+)?(?:my|the|his|her|a|any)?\s*(?:morning\s+|evening\s+|daily\s+)?" + _MEDICINE +
+                    r"|" + _MEDICINE + r"\s*(?:taken)?\s*[:=]\s*(?P<colon>yes|no|y|n)\b"
+                    r"|" + _MEDICINE + r"\s+(?P<state>not\s+taken|taken|skipped|missed))", re.I)
+
+_VOCABULARIES = (_PART_OF_DAY, _FORMAT, _GENRE, _FUEL, _PAYMENT, _MEAL, _KIND, _CATEGORY)
+
+_BOOKISH = re.compile(r"\b(?:books?|novels?|paperback|hardcover|hardback|e-?books?|e-?reader|kindle|audiobooks?|listen(?:ed|ing)\s+to|finished|started|"
+                      r"pages|pp|chapters?|author)\b", re.I)
+_FUELISH = re.compile(r"\b(?:fuel|petrol|gas(?:oline)?|diesel|pump|nozzle|fill(?:ed)?[\s-]?up|litres?|liters?|gallons?)\b|"
+                      r"\d\s?(?:L|l|gal)\b|/\s?(?:L|l|gal)\b", re.I)
+_MONEY = re.compile(r"[$€£¥₹]|\b(?:EUR|USD|GBP|CHF|euros?|dollars?|paid|cost|charged|receipt|invoice|bill)\b", re.I)
+
+
+# -- 2. modifier + noun ------------------------------------------------------------------------
+
+_SIDE = re.compile(r"\b(?P<v>left|right)\s+(?:upper\s+|lower\s+|fore)?(?P<n>arm|wrist|hand|leg|knee|foot|ankle|eye|ear|shoulder|hip)s?\b", re.I)
+_EQUIPMENT_NOUNS = {"bike": "bike", "bicycle": "bike", "car": "car", "shoes": "shoes", "board": "board", "skis": "skis",
+                    "kayak": "kayak", "racket": "racket", "racquet": "racket", "treadmill": "treadmill", "rower": "rower"}
+_EQUIPMENT = re.compile(r"(?:\b(?:the|my|a|an|his|her|our)\s+(?P<v>[a-z]+(?:-[a-z]+)?)[\s-](?P<n>" + "|".join(_EQUIPMENT_NOUNS) + r")"
+                        r"|\b(?P<v2>[a-z]+)-(?P<n2>bike))\b(?!['’]s|\s+(?:computer|shop|rack|lock|lights?|pump|mount|store|"
+                        r"stand|fit|service|helmet|bag|trainer)\b)", re.I)
+_NOT_A_MODIFIER = frozenset("""new old same other first second third own usual spare big small little nice good
+bad whole entire this that rental hired borrowed""".split())
+
+
+# -- 3. names ----------------------------------------------------------------------------------
+
+_CAP = r"(?:[A-Z][\w'’\-]*|[A-Z]\.)"
+_JOIN = r"(?:of|the|to|and|in|on|de|du|la|le|von|van|&|a|an|at|for|del|da)"
+_TITLE = re.compile(_CAP + r"(?:\s+(?:" + _JOIN + r"\s+)*" + _CAP + r")*")
+_QUOTED = re.compile(r"(?<!\w)['‘\"“](?P<q>(?:[^'’\"”\n]|['’](?=\w)){2,80}?)['’\"”](?!\w)")
+_PAREN = re.compile(r"\((?P<q>[A-Z][\w'’\-]*(?:\s+[\w'’\-]+){0,4})\)")
+_COLON_TAIL = re.compile(r":\s+(?:the\s+)?(?P<q>[A-Z][\w'’\-]*(?:\s+[\w'’\-]+){0,4})\s*[.!]?\s*$")
+_NAMING_WORD = re.compile(r"(?:\b(?:of|to|tracing|started|starting|finished|finishing|reading|read|rode|ride|riding|ran|"
+                          r"walked|hiked|did|at|from|the)\s+(?:the\s+)?)$", re.I)
+_CELL_SPLIT = re.compile(r"\s[—–-]\s|\s?[·•|;]\s?")
+_PLACE_NOUNS = frozenset("""station garage shop store café cafe restaurant gym pharmacy market supermarket bakery pool
+club bar pub hotel clinic centre center bistro diner deli kiosk""".split())
+_ROUTE_WORDS = frozenset("""loop run round track trail route road lane path way commute out-and-back climb circuit ride
+park ridge valley hill pass parkway greenway canal""".split())
+_CALENDAR = frozenset("""mon monday tue tues tuesday wed wednesday thu thur thurs thursday fri friday sat saturday sun
+sunday jan january feb february mar march apr april may jun june jul july aug august sep sept september oct october nov
+november dec december today yesterday tonight i i'm i've i'd""".split())
+_OPENERS = frozenset("""here here's this that these those just got took paid filled picked listening listened reading
+read started finished progress stats photo screenshot receipt dashboard oh and but so also then today yesterday tonight
+another ride bookmark audiobook fill-up fuel parking car""".split())
+
+
+def clock_part_of_day(hour: int) -> str:
+    """The part of the day an hour (0-23) falls in, as people say it."""
+    if 5 <= hour < 12:
+        return "morning"
+    if 12 <= hour < 17:
+        return "afternoon"
+    if 17 <= hour < 22:
+        return "evening"
+    return "night"
+
+
+_CLOCK = re.compile(r"(?<![\w:.])(?P<h>\d{1,2}):(?P<m>[0-5]\d)(?::\d{2})?\s?(?P<ap>[ap]\.?m\.?|AM|PM)?(?![\d:]|\s?(?:h|min|moving|long|elapsed|km|mi|pages?)\b)"
+                    r"|(?<![\w:.])(?P<h2>\d{1,2})\s?(?P<ap2>[ap]\.m\.|AM|PM|am|pm)(?!\w)")
+
+
+def _clock_hour(m: re.Match[str]) -> int | None:
+    h = int(m.group("h") or m.group("h2"))
+    ap = (m.group("ap") or m.group("ap2") or "").lower().replace(".", "")
+    if ap:
+        if not 1 <= h <= 12:
+            return None
+        return (h % 12) + (12 if ap.startswith("p") else 0)
+    if m.group("h") and len(m.group("h")) == 2 and h <= 23:
+        return h  # "06:24", "21:01": a 24-hour clock; "1:13" without am/pm may be a duration
+    return None
+
+
+def _is_name(words: list[str]) -> bool:
+    """A name has a word that is not a calendar word, no digits ("E10", "pump 3"), and is not an
+    abbreviation alone ("SYS", "EUR", "TOTAL EUR": labels and units on a display)."""
+    core = [w for w in words if w.lower() not in ("the", "a", "an")]
+    if not core or all(re.sub(r"['’]s$", "", w.lower()).strip("'’.") in _CALENDAR for w in core):
+        return False
+    if any(re.search(r"\d", w) for w in core):
+        return False
+    return not all(w.isupper() and len(w) <= 5 for w in core)
+
+
+def _trim_title(text: str, start: int, end: int) -> tuple[int, int]:
+    """Drop a sentence-opening verb or opener swept into a Title-Case match ("Started Orchards
+    of Mars" -> "Orchards of Mars") and connectors left at either end."""
+    words = list(re.finditer(r"\S+", text[start:end]))
+    while words and (words[0].group().lower() in _OPENERS or re.fullmatch(r"[A-Z][a-z]+(?:ed|ing)", words[0].group())
+                     or words[0].group().lower() in ("of", "to", "and", "in", "on", "at", "for", "&")):
+        words.pop(0)
+    while words and words[-1].group().lower() in ("of", "the", "to", "and", "in", "on", "a", "an", "at", "for", "&"):
+        words.pop()
+    if not words:
+        return start, start
+    return start + words[0].start(), start + words[-1].end()
+
+
+def _names(text: str, masked: list[tuple[int, int]]) -> list[tuple[int, int, int]]:
+    """(start, end, rank) of the names in a text, surest first by rank (0 quoted, 1 in
+    parentheses or cells, 2 after a naming word, 3 a colon's tail, 4 a sentence's subject)."""
+    out: list[tuple[int, int, int]] = []
+
+    def add(a: int, b: int, rank: int) -> None:
+        m = re.search(r"(?:\s+(?:on|at|in|of|the|for)\s+(?:the\s+)?\S+)$", text[a:b])
+        if m and re.sub(r"['’]s$", "", m.group().split()[-1].lower()).strip(".,") in _CALENDAR:
+            b = a + m.start()  # "PetroLux on Tuesday": the name ends before the day
+        b = a + len(text[a:b].rstrip(" .,:;'’\"”"))
+        value = text[a:b]
+        if len(value) < 2 or not _is_name(value.split()) or any(s < b and a < e for s, e in masked):
+            return
+        if re.search(r"\bby\s+$", text[:a]):
+            return  # "by Harriet Quill": an author, not the thing logged
+        if any(a < e and s < b for s, e, _ in out):
+            return
+        out.append((a, b, rank))
+
+    for m in _QUOTED.finditer(text):
+        q = m.group("q")
+        for c in _cells(q):
+            a, b = m.start("q") + c[0], m.start("q") + c[1]
+            if _TITLE.fullmatch(text[a:b]) or (text[a].isupper() and not re.search(r"\d", text[a:b]) and len(text[a:b].split()) <= 5):
+                add(a, b, 0)
+    for m in _PAREN.finditer(text):
+        if not re.search(r"\d", m.group("q")):
+            add(m.start("q"), m.end("q"), 1)
+    if _CELL_SPLIT.search(text):
+        for a, b in _cells(text):
+            cell = text[a:b]
+            if _TITLE.fullmatch(cell) and len(cell.split()) >= 2 and not re.search(r"\d", cell):
+                add(a, b, 1)
+    for m in _TITLE.finditer(text):
+        a, b = _trim_title(text, m.start(), m.end())
+        if b <= a:
+            continue
+        before = text[:a]
+        sentence_start = not before.strip() or re.search(r"[.!?:;—–]\s*$|^\W*$", before) is not None
+        if _NAMING_WORD.search(before):
+            add(a, b, 2)
+        elif not sentence_start:
+            if len(text[a:b].split()) >= 2 or re.search(r"[a-z][A-Z]", text[a:b]) or text[a:b].isupper() and len(text[a:b]) >= 3:
+                add(a, b, 3)
+        else:
+            words = [w for w in text[a:b].split() if w.lower() not in ("the", "a", "an")]
+            after = text[b:b + 12]
+            named = len(words) >= 2 or re.search(r"[a-z][A-Z]", text[a:b]) is not None
+            if named and re.match(r"\s*(?:\(|on\b|is\b|was\b|—|–|:|,)", after):
+                add(a, b, 4)
+    for m in _COLON_TAIL.finditer(text):
+        head = re.split(r"[—–|·•;]|\s-\s", text[:m.start()])[-1]
+        if len(head.split()) >= 3:  # "...this evening: Studio commute." - not "bike: Road"
+            add(m.start("q"), m.end("q"), 3)
+    return sorted(out, key=lambda t: (t[2], t[0]))
+
+
+def _cells(text: str) -> list[tuple[int, int]]:
+    out, pos = [], 0
+    for m in _CELL_SPLIT.finditer(text):
+        out.append((pos, m.start()))
+        pos = m.end()
+    out.append((pos, len(text)))
+    return [(a + len(text[a:b]) - len(text[a:b].lstrip()), b - (len(text[a:b]) - len(text[a:b].rstrip())))
+            for a, b in out if text[a:b].strip()]
+
+
+def _name_field(text: str, a: int, b: int, money: bool, bookish: bool) -> tuple[str, str, bool] | None:
+    """The field a name fills, from what surrounds it, the word that said so, and whether its
+    position says it for sure ("at the X station", "from X" in a payment)."""
+    value = text[a:b]
+    after = re.match(r"\s+([a-zé]+)", text[b:])
+    place = after.group(1).lower() if after and after.group(1).lower() in _PLACE_NOUNS else ""
+    before = text[max(0, a - 12):a].lower()
+    last = value.split()[-1].lower().strip("'’")
+    if place:
+        return "merchant", place, True
+    if re.search(r"\b(?:at|from)\s+(?:the\s+)?$", before) and money:
+        return "merchant", "", True
+    if last in _ROUTE_WORDS or last.split("-")[-1] in _ROUTE_WORDS:
+        return "route", "", False
+    if bookish:
+        return "book", "", False
+    if money and not re.search(r"\b(?:by|with|from)\s+(?:the\s+)?$", before):
+        return "merchant", "", False
+    return None
+
+
+# -- all together -------------------------------------------------------------------------------
+
+def find_facets(text: str) -> list[Facet]:
+    """The categorical and entity facets of one record's text, surest first per attribute."""
+    out: list[Facet] = []
+    names = _names(text, [(m.start(), m.end()) for m in _FUEL_NAMED.finditer(text)])
+    name_spans = [(a, b) for a, b, _ in names]
+
+    def inside_name(a: int, b: int) -> bool:
+        return any(s <= a and b <= e for s, e in name_spans)
+
+    def vocab(attribute: str, spec: tuple[re.Pattern[str], dict[str, str]], rank: int = 5, *, lower_only: bool = False) -> None:
+        pattern, table = spec
+        for m in pattern.finditer(text):
+            if inside_name(m.start(), m.end()) and not _whole_cell(text, m.start(), m.end()):
+                continue
+            if lower_only and m.group()[0].isupper() and not _whole_cell(text, m.start(), m.end()) and not _sentence_start(text, m.start()):
+                continue
+            value = _lookup(table, m.group())
+            if value:
+                out.append(Facet(attribute, value, m.start(), m.end(), rank=rank))
+
+    vocab("time_of_day", _PART_OF_DAY, lower_only=True)
+    for m in _CLOCK.finditer(text):
+        hour = _clock_hour(m)
+        if hour is not None:
+            out.append(Facet("time_of_day", clock_part_of_day(hour), m.start(), m.end(), rank=8))
+    for m in _SIDE.finditer(text):
+        out.append(Facet(m.group("n").lower(), m.group("v").lower(), m.start(), m.end()))
+    for m in _TAKEN.finditer(text):
+        yes = m.group("yes") or (m.group("colon") or "").lower().startswith("y") or (m.group("state") or "").lower() == "taken"
+        out.append(Facet("medication_taken", "yes" if yes else "no", m.start(), m.end()))
+    for m in _EQUIPMENT.finditer(text):
+        mod, noun = (m.group("v"), m.group("n")) if m.group("v") else (m.group("v2"), m.group("n2"))
+        if mod.lower() not in _NOT_A_MODIFIER and not mod.lower().endswith(("ing", "ed")):
+            out.append(Facet(_EQUIPMENT_NOUNS[noun.lower()], mod.lower(), m.start(), m.end(), label=noun.lower()))
+    vocab("kind", _KIND)
+    vocab("meal", _MEAL, lower_only=True)
+    bookish = _BOOKISH.search(text) is not None
+    money = _MONEY.search(text) is not None
+    if bookish:
+        vocab("format", _FORMAT)
+        if not _FORMAT[0].search(text) and re.search(r"\blisten(?:ed|ing)?\b", text, re.I):
+            m = re.search(r"\blisten(?:ed|ing)?\b", text, re.I)
+            assert m is not None
+            out.append(Facet("format", "audiobook", m.start(), m.end(), rank=9))
+        vocab("genre", _GENRE)
+    fuel = _FUELISH.search(text) is not None
+    if fuel:
+        vocab("fuel_grade", _FUEL)
+        for m in _FUEL_NAMED.finditer(text):
+            out.append(Facet("fuel_grade", " ".join(m.group().split()), m.start(), m.end(), rank=4))
+    if money:
+        vocab("payment_method", _PAYMENT)
+        if not fuel:
+            vocab("category", _CATEGORY)
+    for a, b, rank in names:
+        if any(_lookup(v[1], text[a:b]) for v in _VOCABULARIES):
+            continue  # 'Commute', "Group ride": a kind, found above, not a name
+        got = _name_field(text, a, b, money, bookish)
+        if got is not None:
+            out.append(Facet(got[0], text[a:b], a, b, label=got[1], rank=rank - (2 if got[0] == "merchant" and got[2] else 0)))
+    out.sort(key=lambda f: (f.rank, f.start))
+    return out
+
+
+def _whole_cell(text: str, a: int, b: int) -> bool:
+    """Is text[a:b] a whole cell of an app row or a whole quoted string ('Commute', — Training —)?"""
+    before, after = text[:a].rstrip(), text[b:].lstrip()
+    return bool(re.search(r"(?:^|[—–|·•;'‘\"“(])$", before)) and bool(re.match(r"(?:$|[—–|·•;'’\"”)])", after))
+
+
+def _sentence_start(text: str, a: int) -> bool:
+    return not text[:a].strip() or re.search(r"[.!?:]\s*$", text[:a]) is not None
