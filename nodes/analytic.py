@@ -171,6 +171,11 @@ def canonicalize(sql: SqlStore, memory_id: str, resolver: AttributeResolver, rnd
                 # companions, else its own default name - never a look-alike of another unit
                 # ("76.4 km" is no elevation in metres).
                 name = resolver.by_unit(d.dimension, d.unit, frozenset(out), frozenset(out), prefer=d.attribute)
+                if name is not None and name != d.attribute and own is not None and own.dimension == d.dimension \
+                        and d.attribute not in out and resolver.seen_with(d.attribute, frozenset(out)) > resolver.seen_with(name, frozenset(out)):
+                    # "1 h 16 min" beside a book: the session's duration its companions always
+                    # have, not the audiobook's length that happens to be recorded in hours
+                    name = d.attribute
                 if name is None and out:  # as a bare "Total" label would: the unit's attribute its companions have
                     name = resolver.resolve(bare or "total", d.dimension, frozenset(out), exclude=frozenset(out))
                     known = resolver.known.get(name) if name else None
@@ -186,11 +191,11 @@ def canonicalize(sql: SqlStore, memory_id: str, resolver: AttributeResolver, rnd
                     continue
                 out[name] = _observation(memory_id, rnd, d, name, resolver.known[name])
                 continue
-            name = resolver.resolve(d.attribute, d.dimension, frozenset(out))
+            name = resolver.resolve(d.attribute, d.dimension, frozenset(out), categorical=kind == "text")
             if name in out:
                 if _same_value(out[name], d, resolver.known[name]):
                     continue  # the same quantity reported twice (a caption and its echo in the reply)
-                name = resolver.resolve(d.attribute, d.dimension, frozenset(out), exclude=frozenset(out))
+                name = resolver.resolve(d.attribute, d.dimension, frozenset(out), exclude=frozenset(out), categorical=kind == "text")
             if name is None:
                 if d.attribute in out or _echo(out, d, resolver):
                     continue  # one label twice, or a value another part of the round already gave

@@ -233,12 +233,27 @@ class _Record:
     fields: dict[str, _Field] = field(default_factory=dict)
     units: list[_Unit] = field(default_factory=list)
     days: list[date] = field(default_factory=list)
+    event: bool = False  #: a start or an end ("Started X, 248 pages", "Finished it! 4/5"), not a session
+
+
+#: A sentence about starting or finishing something: its values describe that event (the book's
+#: length, the rating given at the end), not the session logged beside it.
+_EVENT = re.compile(r"\b(?:started|starting|began|begun|finished|finishing|completed)\b", re.I)
+_STARTED = re.compile(r"\b(?:started|starting|began|begun)\b", re.I)
+#: Facets that name what a record is about; a record without one borrows its round's.
+IDENTITY_FACETS = ("book", "route", "merchant", "title")
+
+
+def _names_something(unit: _Unit) -> bool:
+    return any(f.attribute in IDENTITY_FACETS for f in find_facets(unit.text))
 
 
 def _fields(unit: _Unit) -> list[_Field]:
     out: list[_Field] = []
     names: dict[str, int] = {}
-    for sp in unit.spans:
+    # "parts EUR 103.15, labour EUR 209.60, total EUR 312.75": the total is what was paid
+    totals = [sp for sp in unit.spans if (sp.dimension or "").startswith("currency:") and "total" in sp.label.lower()]
+    for sp in totals + [sp for sp in unit.spans if sp not in totals]:
         if sp.unit is None and not sp.missing and sp.text is None:
             if not sp.label or (sp.label_after and sp.label.lower() not in LABELS and not _count_of(unit.text, sp)):
                 continue  # a bare number ("with 3 rows"): no label in front, no unit
@@ -303,15 +318,21 @@ def _records(units: list[_Unit]) -> tuple[list[_Record], list[_Unit]]:
     records: list[_Record] = []
     context: list[_Unit] = []
     current: _Record | None = None
+    pending_event = False
     for unit in units:
         fields = _fields(unit) if unit.observing else []
+        event = unit.observing and _EVENT.search(unit.text) is not None
         if not fields:
             context.append(unit)
+            pending_event = pending_event or event
             continue
+        event = event or pending_event
+        pending_event = False
         conflict = current is None or any(f.name in current.fields for f in fields) or (
-            unit.days and current.days and unit.days[0] != current.days[0])
+            unit.days and current.days and unit.days[0] != current.days[0]) or event or (
+            current.event and _names_something(unit))
         if conflict:
-            current = _Record()
+            current = _Record(event=event)
             records.append(current)
         assert current is not None
         for f in fields:
@@ -371,16 +392,22 @@ def extract_round(rnd: Round, ocr: dict[str, str] | None = None) -> list[Draft]:
         day = rec.days[0] if rec.days else context_days[0] if context_days else (
             next(iter(all_days)) if len(all_days) == 1 else None)
         text = " ".join([*(u.text.strip() for u in rec.units), context_text]).strip()[:MAX_RECORD_TEXT]
+        starts = rec.event and any(_STARTED.search(u.text) for u in rec.units)
         for f in rec.fields.values():
             sp = f.span
             a, b = f.unit_ref.start + sp.start, f.unit_ref.start + sp.end
-            drafts.append(Draft(attribute=f.name, value_num=sp.num if sp.num is None or math.isfinite(sp.num) else None,
+            name = f.name
+            if starts and sp.dimension == "count" and name == sp.unit:
+                name = f"total_{name}"  # "Started X - 248 pages": the thing's size, not pages read
+            drafts.append(Draft(attribute=name, value_num=sp.num if sp.num is None or math.isfinite(sp.num) else None,
                                 value_text=sp.text, unit=sp.unit, dimension=sp.dimension, raw=sp.raw,
                                 source=f"{f.unit_ref.part}[{a}:{b}]", observed_at=day, record=i, text=text,
-                                missing=sp.missing, bare=_bare(sp, f.name), label=sp.label))
+                                missing=sp.missing, bare=_bare(sp, name), label=sp.label))
         own = [(u, f) for u in rec.units for f in find_facets(u.text)]
         seen = set(rec.fields)
-        for u, fc in sorted(own, key=lambda uf: uf[1].rank) + sorted(shared, key=lambda uf: uf[1].rank):
+        borrowed = [(u, f) for other in records if other is not rec for u in other.units for f in find_facets(u.text)
+                    if f.attribute in IDENTITY_FACETS] if len(records) > 1 else []
+        for u, fc in sorted(own, key=lambda uf: uf[1].rank) + sorted(shared, key=lambda uf: uf[1].rank) + borrowed:
             if fc.attribute in seen:
                 continue  # the surest reading of a field; a labelled value ("bike: Gravel") wins
             seen.add(fc.attribute)
