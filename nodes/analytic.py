@@ -179,8 +179,9 @@ def canonicalize(sql: SqlStore, memory_id: str, resolver: AttributeResolver, rnd
                 if name is None and out:  # as a bare "Total" label would: the unit's attribute its companions have
                     name = resolver.resolve(bare or "total", d.dimension, frozenset(out), exclude=frozenset(out))
                     known = resolver.known.get(name) if name else None
-                    if known is None or known.dimension != d.dimension or not resolver.seen_with(name, frozenset(out)):
-                        name = None
+                    if known is None or known.dimension != d.dimension or sum(
+                            n for s, n in resolver.sets if name in s and s & frozenset(out)) < 2:
+                        name = None  # one record beside it is no habit ("6 h 50 min long" is no session length)
                 if name is None and own is not None and own.dimension == d.dimension and d.attribute not in out:
                     name = d.attribute
                 if name is None and d.attribute not in resolver.known and d.attribute not in out:
@@ -191,11 +192,11 @@ def canonicalize(sql: SqlStore, memory_id: str, resolver: AttributeResolver, rnd
                     continue
                 out[name] = _observation(memory_id, rnd, d, name, resolver.known[name])
                 continue
-            name = resolver.resolve(d.attribute, d.dimension, frozenset(out), categorical=kind == "text")
+            name = resolver.resolve(d.attribute, d.dimension, frozenset(out), strict=kind == "text" or getattr(d, "strict", False))
             if name in out:
                 if _same_value(out[name], d, resolver.known[name]):
                     continue  # the same quantity reported twice (a caption and its echo in the reply)
-                name = resolver.resolve(d.attribute, d.dimension, frozenset(out), exclude=frozenset(out), categorical=kind == "text")
+                name = resolver.resolve(d.attribute, d.dimension, frozenset(out), exclude=frozenset(out), strict=kind == "text" or getattr(d, "strict", False))
             if name is None:
                 if d.attribute in out or _echo(out, d, resolver):
                     continue  # one label twice, or a value another part of the round already gave
@@ -392,6 +393,7 @@ class _Induction:
         self.rows: dict[str, dict[tuple[str, int], dict[str, Any]]] = defaultdict(dict)  # table -> (source, record) -> row
         self.deletes: dict[str, list[str]] = defaultdict(list)
         self._units: dict[str, str | None] | None = None
+        self._kinds: dict[str, str] = {}
         self.captions: dict[str, str | None] = {}
         self.touched: set[str] = set()  # tables created or widened in this batch
 
@@ -415,6 +417,8 @@ class _Induction:
                 counts["table_rows"] += self._evolve(old_schema, new_schema)
                 counts["schemas_evolved"] += 1
             for schema in update.discovered:
+                if all(t == "text" for t in self._types(sorted(schema - self.context)).values()):
+                    continue  # categorical fields alone ("time_of_day") describe a record, they are none
                 variant = self._variant_of(schema) if self.ctx.optional_fields else None
                 if variant is not None:
                     # A near-copy of an active schema (the same record with other optional
@@ -424,6 +428,7 @@ class _Induction:
                     continue
                 counts["table_rows"] += self._discover(schema)
                 counts["schemas_discovered"] += 1
+        counts["table_rows"] += self._widen_by_facets(obs)
         for schema, table in self.active.items():
             rows = self._rows(rnd.round_id, rnd.order, rnd.timestamp, obs, schema)
             for key in [k for k in self.rows[table] if k[0] == rnd.round_id]:
@@ -521,7 +526,14 @@ class _Induction:
     def _unit(self, attribute: str) -> str | None:
         if self._units is None or attribute not in self._units:
             self._units = {a.name: a.unit for a in self.sql.attributes(self.memory_id)}
+            self._kinds = {a.name: a.kind for a in self.sql.attributes(self.memory_id)}
         return self._units.get(attribute)
+
+    def _numeric(self, schema: frozenset[str]) -> frozenset[str]:
+        """The schema's measured attributes (not its categorical ones)."""
+        for a in schema:
+            self._unit(a)
+        return frozenset(a for a in schema if self._kinds.get(a) != "text")
 
     # -- rows ------------------------------------------------------------------------------
 
@@ -562,7 +574,7 @@ class _Induction:
             by_record[o.record].append(o)
         rows = []
         for record, group in sorted(by_record.items()):
-            if self._best(frozenset(o.attribute for o in group)) != schema:
+            if self._best(frozenset(o.attribute for o in group), _measured(group)) != schema:
                 continue
             row: dict[str, Any] = {"source": round_id, "record": record, "order": order, "time": ts, "observed_at": None,
                                    "captions": next((o.context for o in group if o.context), None) or self.captions.get(round_id)}
@@ -572,6 +584,26 @@ class _Induction:
                     row["observed_at"] = row["observed_at"] or o.observed_at
             rows.append(row)
         return rows
+
+    def _widen_by_facets(self, obs: list[ObservationRecord]) -> int:
+        """Categorical fields ride along with the record they describe: a record's text values
+        (its book, route, station) become columns of the table its measured values chose, once
+        the field has been seen twice - Apriori support alone would never join a field shared
+        by several record types (a started book's genre) to the rarer type's table."""
+        by_record: dict[int, list[ObservationRecord]] = defaultdict(list)
+        for o in obs:
+            by_record[o.record].append(o)
+        written = 0
+        for group in by_record.values():
+            attrs, measured = frozenset(o.attribute for o in group), _measured(group)
+            schema = self._best(attrs, measured)
+            if schema is None or len(measured & schema) < 0.5 * len(self._numeric(schema)):
+                continue  # a bare amount in the fill-up table until a table of its own kind appears
+            extra = frozenset(o.attribute for o in group if o.value_num is None and o.value_text and o.attribute not in schema
+                              and o.attribute not in self.context and self.index.single_support(o.attribute) >= 2)
+            if extra and schema in self.active:
+                written += self._evolve(schema, schema | extra)
+        return written
 
     def _variant_of(self, schema: frozenset[str]) -> frozenset[str] | None:
         """The active schema ``schema`` is a variant of, if any: they share at least three
@@ -606,14 +638,19 @@ class _Induction:
         usual = frozenset(a for a, n in singles.items() if n >= self.ctx.theta_ext_conf * top) or schema
         return matches(attrs, usual, self.ctx.table_match_ratio)
 
-    def _best(self, attrs: frozenset[str]) -> frozenset[str] | None:
+    def _best(self, attrs: frozenset[str], measured: frozenset[str] | None = None) -> frozenset[str] | None:
         """The one schema a record belongs to: of those it matches, the one sharing most of its
-        attributes (then the one it fills best, then the most supported) - a fill-up with an
-        amount goes to the fill-up table, not also to a table of bare amounts."""
+        measured attributes, then most of all its attributes (then the one it fills best, then
+        the most supported) - a fill-up with an amount goes to the fill-up table, not also to a
+        table of bare amounts, and a started book's size is no reading session for sharing
+        the session's book and format."""
         fits = [s for s in self.active if self._fits(attrs, s)]
         if not fits:
             return None
-        return max(fits, key=lambda s: (len(attrs & s), len(attrs & s) / len(s), self.index.support(s), sorted(s)))
+        if measured is None:
+            return max(fits, key=lambda s: (len(attrs & s), len(attrs & s) / len(s), self.index.support(s), sorted(s)))
+        return max(fits, key=lambda s: (len(measured & s), len(measured & s) / max(1, len(self._numeric(s))),
+                                        len(attrs & s), len(attrs & s) / len(s), self.index.support(s), sorted(s)))
 
     def _upsert(self, table: str, rows: list[dict[str, Any]]) -> int:
         """Write rows; a cell that cannot take its column's type is left empty, not fatal."""
@@ -631,6 +668,11 @@ class _Induction:
                         fixed[key] = None
                 clean.append(fixed)
             return self.sql.upsert_rows(self.memory_id, table, clean)
+
+
+def _measured(group: Sequence[ObservationRecord]) -> frozenset[str]:
+    """The record's measured fields: numbers, and fields shown without a value ("PUL --")."""
+    return frozenset(o.attribute for o in group if o.value_num is not None or not o.value_text)
 
 
 def _first_day(holders: dict[str, tuple[int | None, datetime | None]]) -> str | None:

@@ -107,15 +107,15 @@ class AttributeResolver:
         self.sets = list(sets)
 
     def resolve(self, name: str, dimension: str | None, context: frozenset[str] = frozenset(), *, exclude: frozenset[str] = frozenset(),
-                categorical: bool = False) -> str | None:
+                strict: bool = False) -> str | None:
         """The known attribute ``name`` means, or None when it is new.
 
         ``context`` holds the canonical attributes already resolved in the same round; they rank
         ambiguous candidates by co-occurrence. ``exclude`` names attributes that may not be the
         answer (the caller's: those of the round whose values differ from this one's).
-        ``categorical``: a text value is matched by its name's words only - without a unit to
-        agree on, the slot a record lacks or the nearest name would put a genre under
-        ``time_of_day``.
+        ``strict``: matched by its name's words only, for a text value (without a unit to agree
+        on, the slot a record lacks or the nearest name would put a genre under ``time_of_day``)
+        and for a name the extractor chose on purpose (a started book's ``size`` is no ``pages``).
         """
         if name in self.known and name not in exclude:
             return name
@@ -148,7 +148,7 @@ class AttributeResolver:
             related = narrowed or related
         if related:
             return self._pick(related, context)
-        if categorical:
+        if strict:
             return None
         slot = self._slot(plausible, context)
         if slot is not None:

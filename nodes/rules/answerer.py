@@ -20,10 +20,12 @@ _UNIT_WORDS = {"h": "hours", "min": "minutes", "s": "seconds", "d": "days"}
 
 
 def format_value(value: Any, unit: str | None) -> str:
-    """A number as a person writes it: 2 decimals at most, money with its sign, units spelled."""
+    """A number as a person writes it: 2 decimals at most (3 below 10, where a price per litre
+    of 1.846 would lose a digit that matters), money with its sign, units spelled."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return str(value)
-    number = f"{value:,.2f}".rstrip("0").rstrip(".") if isinstance(value, float) else f"{value:,}"
+    places = 3 if abs(value) < 10 and unit not in _MONEY else 2
+    number = f"{value:,.{places}f}".rstrip("0").rstrip(".") if isinstance(value, float) else f"{value:,}"
     if number in ("-0", ""):
         number = "0"
     if unit in _MONEY:
@@ -120,10 +122,11 @@ def _rows(intent: Intent, rows: list[dict[str, Any]], calls: list[dict[str, Any]
         if intent.asks_day or intent.kind in ("rank", "day_of"):
             return f"{days} ({expr} {format_value(value, unit)})"
         return f"{format_value(value, unit)} on {days}"
-    days = [r["date"] for r in rows if r.get("date")]
+    days = list(dict.fromkeys(r["date"] for r in rows if r.get("date")))  # two readings on one day: one day
     listed = ", ".join(days)
-    more = f" (showing {len(rows)} of {matched})" if matched > len(rows) else ""
-    return f"{matched} day{'s' if matched != 1 else ''}: {listed}{more}" if days else rows[0]["text"]
+    if matched > len(rows):
+        return f"{matched} records on {listed} ... (showing {len(rows)} of {matched})" if days else rows[0]["text"]
+    return f"{len(days)} day{'s' if len(days) != 1 else ''}: {listed}" if days else rows[0]["text"]
 
 
 def _compare(question: str, periods: list[Period], intent: Intent, aggs: list[dict[str, Any]]) -> tuple[str, list[str]]:

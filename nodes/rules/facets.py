@@ -65,8 +65,9 @@ def _lookup(table: dict[str, str], raw: str) -> str | None:
         (v for f, v in table.items() if _key(f).replace(" ", "") == k.replace(" ", "")), None)
 
 
-_PART_OF_DAY = _vocab({"morning": "morning|this morning", "afternoon": "afternoon", "evening": "evening|tonight",
-                       "night": "night|overnight"})
+#: "night" is left out: "last night" dates a record (a night's sleep, last night's reading)
+#: more often than it places it in the day.
+_PART_OF_DAY = _vocab({"morning": "morning|this morning", "afternoon": "afternoon", "evening": "evening|tonight"})
 _FORMAT = _vocab({"paper": "paperback|hardcover|hardback|paper book|print edition|printed book",
                   "ebook": "ebook|e-book|e-reader|ereader|kindle|kobo",
                   "audiobook": "audiobook|audio book|audible"})

@@ -69,6 +69,7 @@ class Draft:
     missing: bool = False  #: the field is shown without a value ("PUL --"): a NULL cell
     bare: str | None = None  #: named after its unit only; the label it had ("total", "avg", "")
     label: str = ""  #: the label as written ("PUL", "moving time"), kept as an alias of the attribute
+    strict: bool = False  #: the name is chosen on purpose (a started book's ``size``): never merged by likeness
 
 
 # -- names -----------------------------------------------------------------------------------
@@ -161,7 +162,7 @@ def _name(sp: Span) -> str | None:
 
 # -- units of text ---------------------------------------------------------------------------
 
-_SENTENCE = re.compile(r"(?<=[.!?])[\"'”’)]*\s+(?=[A-Z0-9'\"(‘“€$£])")
+_SENTENCE = re.compile(r"(?<![\s(][A-Z]\.)(?<=[.!?])[\"'”’)]*\s+(?=[A-Z0-9'\"(‘“€$£])")  # not after an initial ("M. J. Tollan")
 _QUOTED_ROWS = re.compile(r"'([^']{8,})'\s*(?:;|$|\.)")
 _QUESTION = re.compile(r"\?\s*$|^\s*(?:how|what|why|when|which|should|does|do|is it|can|could|would|will|any)\b", re.I)
 _OTHER_PERSON = re.compile(
@@ -254,6 +255,8 @@ def _fields(unit: _Unit) -> list[_Field]:
     # "parts EUR 103.15, labour EUR 209.60, total EUR 312.75": the total is what was paid
     totals = [sp for sp in unit.spans if (sp.dimension or "").startswith("currency:") and "total" in sp.label.lower()]
     for sp in totals + [sp for sp in unit.spans if sp not in totals]:
+        if totals and sp not in totals and (sp.dimension or "").startswith("currency:"):
+            continue  # its parts (labour, VAT, a tip): the record's amount is the total
         if sp.unit is None and not sp.missing and sp.text is None:
             if not sp.label or (sp.label_after and sp.label.lower() not in LABELS and not _count_of(unit.text, sp)):
                 continue  # a bare number ("with 3 rows"): no label in front, no unit
@@ -396,20 +399,20 @@ def extract_round(rnd: Round, ocr: dict[str, str] | None = None) -> list[Draft]:
         for f in rec.fields.values():
             sp = f.span
             a, b = f.unit_ref.start + sp.start, f.unit_ref.start + sp.end
-            name = f.name
+            name, strict = f.name, False
             if starts and sp.dimension == "count" and name == sp.unit:
-                name = f"total_{name}"  # "Started X - 248 pages": the thing's size, not pages read
+                name, strict = "size", True  # "Started X - 248 pages": the thing's size, not pages read
             drafts.append(Draft(attribute=name, value_num=sp.num if sp.num is None or math.isfinite(sp.num) else None,
                                 value_text=sp.text, unit=sp.unit, dimension=sp.dimension, raw=sp.raw,
                                 source=f"{f.unit_ref.part}[{a}:{b}]", observed_at=day, record=i, text=text,
-                                missing=sp.missing, bare=_bare(sp, name), label=sp.label))
+                                missing=sp.missing, bare=_bare(sp, name), label=sp.label, strict=strict))
         own = [(u, f) for u in rec.units for f in find_facets(u.text)]
         seen = set(rec.fields)
         borrowed = [(u, f) for other in records if other is not rec for u in other.units for f in find_facets(u.text)
                     if f.attribute in IDENTITY_FACETS] if len(records) > 1 else []
         for u, fc in sorted(own, key=lambda uf: uf[1].rank) + sorted(shared, key=lambda uf: uf[1].rank) + borrowed:
-            if fc.attribute in seen:
-                continue  # the surest reading of a field; a labelled value ("bike: Gravel") wins
+            if fc.attribute in seen or (fc.attribute == "time_of_day" and _SLEEP.search(text)):
+                continue  # the surest reading of a field wins ("bike: Gravel"); sleep spans the night
             seen.add(fc.attribute)
             drafts.append(Draft(attribute=fc.attribute, value_num=None, value_text=fc.value, unit=None, dimension=None,
                                 raw=u.text[fc.start:fc.end], source=f"{u.part}[{u.start + fc.start}:{u.start + fc.end}]",

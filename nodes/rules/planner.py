@@ -41,7 +41,7 @@ _COMPARE = re.compile(rf"\b(?:{_MORE_LESS}\b.*\bor\b|compare\w*|versus|vs\.?|(?:
 _COUNT = re.compile(r"\b(how\s+many|how\s+often|number\s+of|count\s+of|how\s+many\s+times)\b", re.I)
 _AVERAGE = re.compile(r"\b(average|avg|mean|typical(?:ly)?|per\s+day|on\s+a\s+typical)\b", re.I)
 _MEDIAN = re.compile(r"\bmedian\b", re.I)
-_SUM = re.compile(r"\b(total|in\s+total|altogether|combined|sum|overall|how\s+much\s+(?:did|have|had)\s+(?:i|we)\s+(?:spend|spent|pay|paid|earn|earned|run|ran|walk|walked|cycle|cycled|drive|drove))\b", re.I)
+_SUM = re.compile(r"\b(total|in\s+total|altogether|combined|sum|overall|what\s+did\s+(?:i|we)\s+(?:pay|spend)\s+(?:for|on)|how\s+much\s+(?:did|have|had)\s+(?:i|we)\s+(?:spend|spent|pay|paid|earn|earned|run|ran|walk|walked|cycle|cycled|drive|drove))\b", re.I)
 _WHICH_DAY = re.compile(r"\b(?:(?:which|what)\s+(?:day|date|night|morning|evening)|on\s+which\s+day|when)\b", re.I)
 _WHICH_DAYS = re.compile(r"\b(?:(?:which|what)\s+(?:days|dates|nights)|on\s+which\s+days|list\s+(?:the\s+)?days)\b", re.I)
 _FIRST = re.compile(r"\b(first|earliest)\b", re.I)
@@ -79,7 +79,7 @@ _LEMMAS = {"slept": "sleep", "ran": "run", "spent": "spend", "paid": "pay", "swa
            "goal": "score", "points": "score"}
 _VALUE_LEMMAS = {"won": ("win", "won", "wins", "winning", "beat", "victory"), "lost": ("lose", "lost", "loss", "losses", "losing"),
                  "draw": ("draw", "drew", "tie", "tied", "draws")}
-_STOP = set("""a an the my our me i we you your is was were are be been did do does have has had of on in at to for with by from
+_STOP = set("""a an the my our me i we you your is was were are be been did do does have has had of on in at to for with by from across
 and or what which when how many much times day days date dates that this it its there their they log logged record
 recorded reading readings value values track tracked get got during per than over under less more ever all""".split())
 _INTENT_WORDS = set("""average avg mean typical total sum altogether combined overall median highest lowest most least max
@@ -165,7 +165,7 @@ def detect_intent(question: str, periods: list[Period], tables: list[dict[str, A
 
 _SHARE = re.compile(r"\b(?:what|which)\s+(?:share|percentage|percent|proportion|fraction|part)\b|\bwin\s+rate\b"
                     r"|\bhow\s+(?:many|much)\s+percent", re.I)
-_GROUP = re.compile(r"\bwhich\s+(?:kind\s+of\s+|type\s+of\s+)?(?!(?:day|days|date|dates|night|nights|time|times|one|of)\b)(?P<noun>[a-z][\w-]*)\b(?:(?!\bor\b).)*?\b(?:most|least|"
+_GROUP = re.compile(r"\bwhich\s+(?:kind\s+of\s+|type\s+of\s+)?(?!(?:day|days|date|dates|night|nights|time|times|one|of)\b)(?P<noun>[a-z][\w-]*)\b(?:(?!\bor\b).)*?\b(?:most(?!\s+recent)|least|"
                     r"highest|lowest|more|fewer)\b(?:\s+(?:often|frequently))?", re.I)
 _GROUP_MONTH = re.compile(r"\bwhich\s+(?P<noun>month|week|weekday|day\s+of\s+the\s+week|year)\s+(?:had|has|was|did|saw|brought)\b"
                           r"(?:(?!\bor\b).)*$", re.I)
@@ -288,6 +288,36 @@ def _column_phrase(table: dict[str, Any], col: dict[str, Any]) -> str:
     return " ".join([*words, *table_words, extra, col.get("unit") or ""]).strip()
 
 
+_LENGTHY = re.compile(r"\b(?P<how>how\s+)?(?:long(?:er|est)?|short(?:er|est)?)\b", re.I)
+
+
+def _length_bonus(question: str) -> Any:
+    """"longer rides", "my shortest walk": a length - the distance where the records have one,
+    else the duration; "how long" is a duration. Returns a scorer of (table, column)."""
+    m = _LENGTHY.search(question)
+    if m is None or re.search(r"\b(?:time|minutes?|hours?|km|kilomet\w+|miles?|metres?|meters?)\b", question, re.I):
+        return lambda table, column: 0.0
+    dims = ("duration",) if m.group("how") else ("distance", "duration")
+
+    def bonus(table: dict[str, Any], column: dict[str, Any]) -> float:
+        present = {dimension_of(c.get("unit")) for c in table["columns"]}
+        wanted = next((d for d in dims if d in present), None)
+        return 0.2 if wanted and dimension_of(column.get("unit")) == wanted else 0.0
+    return bonus
+
+
+def _table_stems(table: dict[str, Any]) -> set[str]:
+    """What a table's records are about, in words: its columns' names and aliases, its keywords,
+    and the words common in its records' own text ("fuel" for the amount of a record with a fuel
+    grade, "fill" for records that say "filled up")."""
+    words = {w for c in table["columns"] for n in [c["name"], *(c.get("aliases") or [])] for w in n.split("_")}
+    words |= set(table.get("keywords") or [])
+    vocab = table.get("vocabulary") or {}
+    floor = max(2, 0.1 * (table.get("rows") or 0))
+    words |= {w for w, n in vocab.items() if n >= floor}
+    return {_stem(w) for w in words if len(w) > 2}
+
+
 def choose_target(encoder: Any, question: str, periods: list[Period], tables: list[dict[str, Any]], *,
                   numeric: bool = True) -> Target | None:
     """The (table, column) the question is about, or None when nothing matches well enough."""
@@ -301,9 +331,12 @@ def choose_target(encoder: Any, question: str, periods: list[Period], tables: li
         return None
     phrases = [_column_phrase(t, c) for t, c in pairs]
     asked_units = _asked_units(question)
+    money = _MONEY_WORDS.search(question) is not None
+    length = _length_bonus(question)
     vecs = encoder.encode([" ".join(focus), *phrases])
     q = vecs[0]
     fstems = {_stem(w) for w in focus}
+    said = {t["name"]: len(fstems & _table_stems(t)) / len(fstems) for t in tables}
     best: Target | None = None
     for (t, c), phrase, v in zip(pairs, phrases, vecs[1:]):
         pstems = {_stem(w) for w in tokenize(phrase)}
@@ -321,8 +354,10 @@ def choose_target(encoder: Any, question: str, periods: list[Period], tables: li
             words_ = {_stem(w) for w in tokenize(" ".join(_ABBREVIATIONS.get(w, w) for w in alias.split("_")))} - _QUALIFIERS
             if words_ and len(fstems & words_) / len(fstems) > name_hit:
                 name_hit, name_precision = len(fstems & words_) / len(fstems), len(fstems & words_) / len(words_)
-        score = (float(np.dot(q, v)) + 0.35 * overlap + 0.25 * name_hit + 0.25 * name_precision
-                 + _value_bonus(question, t) + _unit_bonus(asked_units, c.get("unit")))
+        score = (float(np.dot(q, v)) + 0.35 * overlap + 0.25 * name_hit + 0.25 * name_precision + 0.2 * said[t["name"]]
+                 + _value_bonus(question, t) + _unit_bonus(asked_units, c.get("unit"))
+                 + (0.15 if money and (dimension_of(c.get("unit")) or "").startswith("currency:") else 0.0)
+                 + length(t, c))
         if best is None or score > best.score:
             best = Target(t["name"], c["name"], c.get("unit"), score, t["columns"])
     return best
@@ -338,8 +373,8 @@ def _asked_units(question: str) -> set[str]:
     words = re.findall(r"[A-Za-z/€$£%]+", text)
     for i, w in enumerate(words):
         unit = canonical_unit(w.lower()) if len(w) > 1 or w in "%€$£" else None
-        if i and words[i - 1].lower() in ("per", "a", "an", "each"):
-            # "price per litre", "€1.80 a litre": a price per that unit
+        if i and (words[i - 1].lower() in ("per", "a", "an", "each") or _PRICED.fullmatch(words[i - 1].lower())):
+            # "price per litre", "€1.80 a litre", "my cheapest litre": a price per that unit
             out |= {u for u in _PRICE_UNITS if unit and u.endswith("/" + unit)}
             continue
         if unit and w.lower() not in ("in", "m", "s", "d", "h", "min", "l", "g", "time", "times", "day", "days", "week",
@@ -348,6 +383,9 @@ def _asked_units(question: str) -> set[str]:
     return out
 
 
+_PRICED = re.compile(r"cheap(?:er|est)?|(?:more\s+)?expensive|pric(?:ey|ier|iest)|dear(?:er|est)?")
+_MONEY_WORDS = re.compile(r"\b(?:cheap(?:er|est)?|expensive|pric(?:ey|ier|iest)|cost(?:s|ly)?|paid|pay|spen[dt]|spending|"
+                          r"money|bill|fee)\b", re.I)
 _PRICE_UNITS = [f"{c}/{u}" for c in ("USD", "EUR", "GBP", "CHF", "CAD", "AUD", "JPY", "CNY", "INR", "KRW", "RUB") for u in ("L", "gal")]
 
 
@@ -502,7 +540,9 @@ def mention_filters(question: str, periods: list[Period], table: dict[str, Any],
             chosen = words[:-1] if len(words) > 1 else names  # "my gravel-bike rides": the modifier still names a subset
         elif whole or (prep in _PREPOSITIONS and prep != "of") or names == words or (
                 prep == "of" and _after_unit(text, words[0])):
-            chosen = words
+            measured_at = next((i for i, w in enumerate(words) if _stem(w.lower()) in column_words), None)
+            # "with a systolic reading of 140": the words after what is measured name the record
+            chosen = words if measured_at is None or whole else words[:measured_at]
         else:
             chosen = words[:-1] or names
         chosen = [w for w in chosen if _stem(w.lower()) not in column_words and canonical_unit(w.lower()) is None]
@@ -535,13 +575,16 @@ def subset_filters(question: str, periods: list[Period], table: dict[str, Any], 
     return named + mention_filters(question, periods, table, skip=skip)
 
 
+#: "€1.80 or more a litre": a price per litre, not one litre
+_PER_UNIT = re.compile(r"[$€£]\s?\d[\d.,]*(?:\s?(?:EUR|USD|GBP))?(?:\s+(?:or\s+)?(?:more|less|above|below|over|under|higher|lower))?\s+"
+                       r"(?P<a>an?)\s+(?:litre|liter|gallon)\b", re.I)
 _ONE_UNIT = re.compile(r"(\b(?:an?|one))\s+(hour|minute|kilometre|kilometer|km|mile|litre|liter|day|week)\b", re.I)
 
 
 def condition_filters(question: str, periods: list[Period], target: Target) -> list[dict[str, Any]]:
     """Comparisons with a quantity, as filters on the column of matching dimension (in its unit)."""
-    text = _ONE_UNIT.sub(lambda m: f"{m.group(1)[:-len(m.group(1).split()[-1])]}1 {m.group(2)}",
-                         _mask(question, [p.span for p in periods]))
+    text = _PER_UNIT.sub(lambda m: m.group().replace(m.group("a"), "per"), _mask(question, [p.span for p in periods]))
+    text = _ONE_UNIT.sub(lambda m: f"{m.group(1)[:-len(m.group(1).split()[-1])]}1 {m.group(2)}", text)
     quantities = find_quantities(text)
     out = []
     for pattern, op in _COMPARATORS:
@@ -553,7 +596,8 @@ def condition_filters(question: str, periods: list[Period], target: Target) -> l
             q = after[0][1]
             column, unit = target.column, target.unit
             start = after[0][0]
-            per = re.match(r"[^\s]*\s*(?:a|per|/|each)\s*(litre|liter|l|gallon|gal)\b", text[start:start + len(q.raw) + 14], re.I)
+            per = re.match(r"[^\s]*(?:\s+(?:or\s+)?(?:more|less|above|below|over|under|higher|lower))?\s*(?:a|per|/|each)\s*"
+                           r"(litre|liter|l|gallon|gal)\b", text[start:start + len(q.raw) + 28], re.I)
             if q.dimension and q.dimension.startswith("currency:") and per:
                 priced = [c for c in target.columns if (c.get("unit") or "").startswith(q.unit or "") and "/" in (c.get("unit") or "")]
                 if priced:
@@ -729,7 +773,8 @@ def instantiate(step: int, tool: str, question: str, periods: list[Period], inte
     if kind == "group":
         return _instantiate_group(question, periods, intent, tables, encoder)
     qstems = {_stem(w) for w in tokenize(question)}
-    names_text = any(_stem(w) in qstems for t in tables for c in t["columns"] if c["type"] == "text" for w in c["name"].split("_"))
+    names_text = any(_stem(w) in qstems for t in tables for c in t["columns"] if c["type"] == "text"
+                     for n in [c["name"], *(c.get("aliases") or [])] for w in n.split("_"))
     target = choose_target(encoder, question, periods, tables, numeric=not (intent.operator in ("last", "first") and names_text))
     valued = [t for t in tables if value_filters(question, t)]
     lists_days = intent.asks_day or kind == "filter_days"
