@@ -278,8 +278,8 @@ def consolidation(known: Sequence[Known], sets: Sequence[tuple[frozenset[str], i
     together = {(a, b) for s, _ in sets for a in s for b in s if a != b}
     merged: dict[str, str] = {}
     for k in sorted(known, key=lambda k: (support[k.name], k.name)):
-        if k.name in frozen or support[k.name] == 0:
-            continue
+        if k.name in frozen or support[k.name] == 0 or k.kind == "text":
+            continue  # categorical fields: without a unit, "never together" would make a genre a time of day
         partners = []
         for other in known:
             if other.name == k.name or other.name in merged or other.dimension != k.dimension or other.kind != k.kind:

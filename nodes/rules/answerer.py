@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from adamm.nodes.flat import NOT_MENTIONED, rules_answer
-from adamm.nodes.rules.planner import Intent, compare_sides, detect_intent
+from adamm.nodes.rules.planner import _WHICH_NOUN, Intent, compare_sides, detect_intent, lists_values
 from adamm.stores.timeexpr import Period, describe_period
 
 _MONEY = {"USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥"}
@@ -50,12 +50,12 @@ def compose(question: str, periods: list[Period], evidence: list[dict[str, Any]]
     if aggregates:
         agg = aggregates[-1]
         if agg["value"] is not None and agg["matched"]:
-            return _aggregate(intent, agg, periods), [agg["unit_id"]]
+            return _aggregate(intent, agg, periods, question), [agg["unit_id"]]
         if agg["operator"] in ("count", "sum"):
             # nothing logged that matches is itself the answer to "how many / how much"
             return f"0 ({agg['table']} has no matching records{_period_note(periods)})", [agg["unit_id"]]
     if rows:
-        return _rows(intent, rows, calls), [u["unit_id"] for u in rows]
+        return _rows(intent, rows, calls, question), [u["unit_id"] for u in rows]
     if retrieved:
         flat = [{"unit_id": u["unit_id"], "text": u["text"].split("\n[around:")[0]} for u in retrieved]
         return rules_answer(question, flat)
@@ -67,13 +67,16 @@ def _period_note(periods: list[Period]) -> str:
     return f", {describe_period(bounded[0])}" if bounded else ""
 
 
-def _aggregate(intent: Intent, agg: dict[str, Any], periods: list[Period]) -> str:
+def _aggregate(intent: Intent, agg: dict[str, Any], periods: list[Period], question: str = "") -> str:
     op, value, unit, n = agg["operator"], agg["value"], agg.get("unit"), agg["matched"]
     records = f"{n} logged record{'s' if n != 1 else ''}"
     days = [r["date"] for r in agg.get("rows", []) if r.get("date")]
     when = f" on {days[-1] if op == 'last' else days[0]}" if days else ""
     if op == "share":
         return f"{value:.1f}% ({agg.get('meeting')} of {agg.get('in_scope')} records{_period_note(periods)})"
+    if agg.get("groups") and lists_values(question, periods):
+        names = sorted(str(g["group"]) for g in agg["groups"])
+        return ", ".join(names) + f" ({len(names)}{_period_note(periods)})"
     if agg.get("top_group") is not None:
         return f"{_group_name(agg['top_group'])} ({format_value(value, unit)}{' ' + op if op != 'count' else ' records'})"
     if op == "count":
@@ -109,7 +112,11 @@ def _group_name(group: Any) -> str:
     return text
 
 
-def _rows(intent: Intent, rows: list[dict[str, Any]], calls: list[dict[str, Any]]) -> str:
+def _singular(word: str) -> str:
+    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
+
+
+def _rows(intent: Intent, rows: list[dict[str, Any]], calls: list[dict[str, Any]], question: str = "") -> str:
     last = next((c for c in reversed(calls) if c.get("ok") and c.get("tool") in ("Rank", "Filter", "Lookup")), None)
     matched = (last or {}).get("summary", {}).get("matched", len(rows))
     if last and last["tool"] == "Rank":
@@ -119,6 +126,11 @@ def _rows(intent: Intent, rows: list[dict[str, Any]], calls: list[dict[str, Any]
         unit = top["units"].get(expr)
         tied = [r for r in rows if r["values"].get(expr) == value]
         days = ", ".join(r["date"] or "undated" for r in tied)
+        which = _WHICH_NOUN.search(question)
+        named = [k for k in top["values"] if which and isinstance(top["values"][k], str)
+                 and _singular(which.group("noun").lower()) in k.lower().split("_")]
+        if named and not intent.asks_day:  # "on which route ...": the row's route
+            return f"{top['values'][named[0]]} ({expr} {format_value(value, unit)} on {days})"
         if intent.asks_day or intent.kind in ("rank", "day_of"):
             return f"{days} ({expr} {format_value(value, unit)})"
         return f"{format_value(value, unit)} on {days}"

@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["Facet", "find_facets", "clock_part_of_day"]
+__all__ = ["Facet", "find_facets", "clock_part_of_day", "vocabulary_values"]
 
 
 @dataclass(frozen=True)
@@ -51,7 +51,7 @@ def _vocab(spec: dict[str, str]) -> tuple[re.Pattern[str], dict[str, str]]:
         for form in forms.split("|"):
             table[form.lower()] = canonical
     alts = sorted(table, key=len, reverse=True)
-    pattern = re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(a).replace(r"\ ", r"[\s-]?") for a in alts) + r")(?![\w-])", re.I)
+    pattern = re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(a).replace(r"\ ", r"[\s-]?") for a in alts) + r")s?(?![\w-])", re.I)
     return pattern, table
 
 
@@ -61,6 +61,8 @@ def _key(raw: str) -> str:
 
 def _lookup(table: dict[str, str], raw: str) -> str | None:
     k = _key(raw)
+    if k not in table and k.endswith("s") and k[:-1] in table:
+        k = k[:-1]  # "paperbacks", "mornings"
     return table.get(k) or table.get(k.replace(" ", "")) or next(
         (v for f, v in table.items() if _key(f).replace(" ", "") == k.replace(" ", "")), None)
 
@@ -107,6 +109,7 @@ _TAKEN = re.compile(r"\b(?:(?P<yes>took|taken|had|with)\s+(?:my|the|his|her|a)?\
                     r"|" + _MEDICINE + r"\s+(?P<state>not\s+taken|taken|skipped|missed))", re.I)
 
 _VOCABULARIES = (_PART_OF_DAY, _FORMAT, _GENRE, _FUEL, _PAYMENT, _MEAL, _KIND, _CATEGORY)
+_VOCABULARY_NAMES = ("time_of_day", "format", "genre", "fuel_grade", "payment_method", "meal", "kind", "category")
 
 _BOOKISH = re.compile(r"\b(?:books?|novels?|paperback|hardcover|hardback|e-?books?|e-?reader|kindle|audiobooks?|listen(?:ed|ing)\s+to|finished|started|"
                       r"pages|pp|chapters?|author)\b", re.I)
@@ -292,10 +295,24 @@ def _name_field(text: str, a: int, b: int, money: bool, bookish: bool) -> tuple[
 
 # -- all together -------------------------------------------------------------------------------
 
+def vocabulary_values(text: str) -> list[Facet]:
+    """The closed-vocabulary values a text names, in text order ("paperbacks" -> format paper,
+    "on the e-reader" -> format ebook): how a question names a subset in other words than the
+    stored value."""
+    out = []
+    for attribute, (pattern, table) in zip(_VOCABULARY_NAMES, _VOCABULARIES):
+        for m in pattern.finditer(text):
+            value = _lookup(table, m.group())
+            if value:
+                out.append(Facet(attribute, value, m.start(), m.end()))
+    return sorted(out, key=lambda f: f.start)
+
+
 def find_facets(text: str) -> list[Facet]:
     """The categorical and entity facets of one record's text, surest first per attribute."""
     out: list[Facet] = []
-    names = _names(text, [(m.start(), m.end()) for m in _FUEL_NAMED.finditer(text)])
+    names = [(a, b, r) for a, b, r in _names(text, [(m.start(), m.end()) for m in _FUEL_NAMED.finditer(text)])
+             if not any(_lookup(v[1], text[a:b]) for v in _VOCABULARIES)]  # 'Commute', "Group ride": a kind, not a name
     name_spans = [(a, b) for a, b, _ in names]
 
     def inside_name(a: int, b: int) -> bool:
@@ -347,8 +364,6 @@ def find_facets(text: str) -> list[Facet]:
         if not fuel:
             vocab("category", _CATEGORY)
     for a, b, rank in names:
-        if any(_lookup(v[1], text[a:b]) for v in _VOCABULARIES):
-            continue  # 'Commute', "Group ride": a kind, found above, not a name
         got = _name_field(text, a, b, money, bookish)
         if got is not None:
             out.append(Facet(got[0], text[a:b], a, b, label=got[1], rank=rank - (2 if got[0] == "merchant" and got[2] else 0)))

@@ -27,6 +27,7 @@ import numpy as np
 
 from adamm.stores.bm25 import tokenize
 from adamm.stores.quantities import canonical_unit, convert, dimension_of, find_quantities
+from adamm.nodes.rules.facets import vocabulary_values
 from adamm.stores.timeexpr import Period, find_periods
 
 #: Below this match score a column is not trusted to be what the question is about.
@@ -91,7 +92,7 @@ earliest trend up down increase decrease go going went compare versus vs often n
 class Intent:
     """What the question asks, as the rules backend reads it."""
 
-    kind: str  # compute | rank | filter_days | compare | trend | day_of | lookup | retrieve
+    kind: str  # compute | rank | filter_days | compare | trend | day_of | lookup | values | share | group | retrieve
     operator: str | None = None  # Compute operator, or Rank order
     asks_day: bool = False
     wants_less: bool = False
@@ -113,12 +114,17 @@ def detect_intent(question: str, periods: list[Period], tables: list[dict[str, A
         return Intent("day_of")
     if _SHARE.search(text) and (_SHARE_SPLIT.search(text) or re.search(r"\bwin\s+rate\b", text, re.I)):
         return Intent("share", "share")  # "what share of my rides were commutes", not "what % was in range"
+    listed = lists_values(question, periods)
+    if listed and any(named_text_column(t, listed) for t in tables or []):
+        return Intent("values", "count")  # "which routes did I ride that week": the distinct values
     two_sides = " or " in f" {text.lower()} " and (
         len([p for p in periods if p.start or p.end]) >= 2 or _COMPARE.search(text) or re.search(r"\b\w{3,}er\b", text))
     group = None if two_sides else (_GROUP.search(text) or _GROUP_MONTH.search(text))
     if group:
         low = text.lower()
-        op = "count" if re.search(r"\b(?:often|frequently|times|most\s+\w+s\b)", low) and not _AVERAGE.search(text) else (
+        counted = re.search(r"\b(?:most|fewest|least)\s+(?:[a-z-]+\s+){0,4}?(?P<noun>[a-z-]+s)\b", low)
+        counted_records = counted is not None and not _names_a_quantity(counted.group("noun"), tables or [])
+        op = "count" if (re.search(r"\b(?:often|frequently|times)\b", low) or counted_records) and not _AVERAGE.search(text) else (
             "avg" if _AVERAGE.search(text) or re.search(r"\bon\s+average\b", low) else "sum" if (
                 _SUM.search(text) or re.search(r"\badd(?:ed)?\s+up|\bcost\b|\bspen[dt]\b", low)) else "avg")
         least = bool(re.search(r"\b(least|lowest|fewest|smallest|shortest|slowest|cheapest|weakest|worst)\b", low))
@@ -143,9 +149,14 @@ def detect_intent(question: str, periods: list[Period], tables: list[dict[str, A
     many = re.search(r"\bhow\s+many\s+(\w+)", text, re.I)
     if many and _names_a_quantity(many.group(1), tables or []) and not latest:
         return Intent("compute", "sum")
-    if _COUNT.search(text):
-        return Intent("compute", "count")
+    if _COUNT.search(text) and not (latest and many and _names_a_quantity(many.group(1), tables or [])):
+        return Intent("compute", "count")  # "how many stars did I give the last book": the latest value
     asks_day = bool(_WHICH_DAY.search(text))
+    which = _WHICH_NOUN.search(text_nc)
+    if which and (_MAX.search(text_nc) or _MIN.search(text_nc)) and not latest and any(
+            named_text_column(t, which.group("noun")) for t in tables or []):
+        # "on which route did I ride my slowest average speed": the extreme row, told by its route
+        return Intent("rank", "max" if _MAX.search(text_nc) else "min")
     if latest:
         return Intent("rank" if asks_day else "compute", "last", asks_day=asks_day)
     if _FIRST.search(text_nc):
@@ -163,6 +174,8 @@ def detect_intent(question: str, periods: list[Period], tables: list[dict[str, A
     return Intent("retrieve")
 
 
+_WHICH_NOUN = re.compile(r"\b(?:which|what)\s+(?P<noun>(?!(?:day|date|days|dates|month|week|year|time)\b)[a-z][\w-]*)\b", re.I)
+_VALUES = re.compile(r"\b(?:which|what)\s+(?:of\s+(?:the|my)\s+)?(?P<noun>(?!(?:days|dates|months|weeks|years|times|nights)\b)[a-z][\w-]*s)\s+(?:did|do|have|had|were|was)\b", re.I)
 _SHARE = re.compile(r"\b(?:what|which)\s+(?:share|percentage|percent|proportion|fraction|part)\b|\bwin\s+rate\b"
                     r"|\bhow\s+(?:many|much)\s+percent", re.I)
 _GROUP = re.compile(r"\bwhich\s+(?:kind\s+of\s+|type\s+of\s+)?(?!(?:day|days|date|dates|night|nights|time|times|one|of)\b)(?P<noun>[a-z][\w-]*)\b(?:(?!\bor\b).)*?\b(?:most(?!\s+recent)|least|"
@@ -454,6 +467,12 @@ def value_filters(question: str, table: dict[str, Any]) -> list[dict[str, Any]]:
         if named:
             out.append({"column": col, "op": "=", "value": v})
             done.add(col)
+    for f in vocabulary_values(question):  # "audiobooks", "on the e-reader": a stored value in other words
+        for v, col in candidates:
+            if col not in done and v.lower() == f.value.lower():
+                out.append({"column": col, "op": "=", "value": v})
+                done.add(col)
+                break
     return out
 
 
@@ -501,6 +520,9 @@ def mention_filters(question: str, periods: list[Period], table: dict[str, Any],
     text = _mask(question, [p.span for p in periods])
     for _, _, q in find_quantities(text):
         text = text.replace(q.raw, " ")
+    # "spent on the car": what the money went to is the memory's subject, named as a subset
+    # only by a stored value (value_filters), never by the records' words
+    text = _mask(text, [m.span("obj") for m in _SPENT_ON.finditer(text)])
     tokens = [t for t in re.findall(r"[A-Za-z][A-Za-z0-9'’]*(?:-[A-Za-z][A-Za-z0-9'’]*)*|\d+[A-Za-z]*|[.,;:?!]", text)
               if len(t) > 1 or t in ".,;:?!"]
     column_words = {_stem(w) for c in table["columns"] for n in [c["name"], *(c.get("aliases") or [])]
@@ -561,6 +583,9 @@ def mention_filters(question: str, periods: list[Period], table: dict[str, Any],
     return out
 
 
+_SPENT_ON = re.compile(r"\b(?:spen[dt]|spending|pa(?:y|id)|paying|cost)\s+(?:\w+\s+)?(?:on|for)\s+(?:the\s+|my\s+|a\s+)?(?P<obj>[\w-]+)", re.I)
+
+
 def _after_unit(text: str, word: str) -> bool:
     """Does ``word`` follow "<unit> of" ("minutes of audiobooks")? Then its run names a subset."""
     m = re.search(rf"\b(\w+)\s+of\s+(?:the\s+|my\s+)?{re.escape(word)}", text)
@@ -572,6 +597,8 @@ def subset_filters(question: str, periods: list[Period], table: dict[str, Any], 
     records' own words (see :func:`mention_filters`)."""
     named = value_filters(question, table)
     skip = {w for f in named for w in tokenize(str(f["value"]))} | set((column or "").split("_"))
+    values = {str(f["value"]).lower() for f in named}
+    skip |= {w for f in vocabulary_values(question) if f.value.lower() in values for w in tokenize(question[f.start:f.end])}
     return named + mention_filters(question, periods, table, skip=skip)
 
 
@@ -650,6 +677,8 @@ def make_plan(question: str, periods: list[Period], intent: Intent, tools: tuple
     elif analytic and intent.kind == "compare":
         steps = [{"goal": "compute the first side of the comparison", "tool": "Compute"},
                  {"goal": "compute the second side of the comparison", "tool": "Compute"}]
+    elif analytic and intent.kind == "values":
+        steps = [{"goal": "list the values the question asks for", "tool": "Compute"}]
     elif analytic and intent.kind in ("share", "group"):
         steps = [{"goal": "compute the share the question asks for" if intent.kind == "share"
                   else "compute the value per group and rank the groups", "tool": "Compute"}]
@@ -772,6 +801,8 @@ def instantiate(step: int, tool: str, question: str, periods: list[Period], inte
         return _instantiate_share(question, periods, tables, encoder)
     if kind == "group":
         return _instantiate_group(question, periods, intent, tables, encoder)
+    if kind == "values":
+        return _instantiate_values(question, periods, tables, encoder)
     qstems = {_stem(w) for w in tokenize(question)}
     names_text = any(_stem(w) in qstems for t in tables for c in t["columns"] if c["type"] == "text"
                      for n in [c["name"], *(c.get("aliases") or [])] for w in n.split("_"))
@@ -834,6 +865,8 @@ def _instantiate_share(question: str, periods: list[Period], tables: list[dict[s
     if numeric is not None:
         condition += condition_filters(pred, [], numeric)
     skip = {w for f in condition for w in tokenize(str(f.get("value", "")))} | {_stem(w) for w in tokenize(scope_text)}
+    values = {str(f.get("value", "")).lower() for f in condition}
+    skip |= {w for f in vocabulary_values(pred) if f.value.lower() in values for w in tokenize(pred[f.start:f.end])}
     condition += mention_filters(pred, [], table, skip=skip, whole=True)
     if not condition:
         return None
@@ -843,6 +876,56 @@ def _instantiate_share(question: str, periods: list[Period], tables: list[dict[s
 
 
 _VIRTUAL_GROUPS = {"month": "month", "week": "week", "weekday": "weekday", "year": "year"}
+
+
+def lists_values(question: str, periods: list[Period]) -> str | None:
+    """"Which routes did I ride ...?", "At which stations did I fill up ...?": the plural noun
+    whose distinct values the question lists (None for "which route did I ride most")."""
+    text = _mask(question, [p.span for p in periods])
+    text_nc = _strip_comparisons(text)
+    m = _VALUES.search(text_nc)
+    if m is None or _MAX.search(text_nc) or _MIN.search(text_nc) or _COUNT.search(text) or _is_latest(text_nc):
+        return None
+    return m.group("noun")
+
+
+def named_text_column(table: dict[str, Any], noun: str) -> str | None:
+    """The text column a noun names ("station" -> merchant, whose values were written "at the X
+    station"), by its name or an alias, if it holds values."""
+    stem = _stem(noun.lower().rstrip("s")) if noun.lower().endswith("s") and not noun.lower().endswith("ss") else _stem(noun.lower())
+    for c in table["columns"]:
+        if c["type"] == "text" and stem and (c.get("values") or c.get("samples")) and any(
+                stem in {_stem(w) for w in n.split("_")} for n in [c["name"], *(c.get("aliases") or [])]):
+            return c["name"]
+    return None
+
+
+def text_column(table: dict[str, Any], noun: str) -> str | None:
+    """The text column a noun names (:func:`named_text_column`), else the text column holding
+    the most values."""
+    texts = [c for c in table["columns"] if c["type"] == "text"]
+    named = named_text_column(table, noun)
+    if named:
+        return named
+    filled = sorted((c for c in texts if c.get("values") or c.get("samples")),
+                    key=lambda c: -len(c.get("values") or c.get("samples") or []))
+    return filled[0]["name"] if filled else None
+
+
+def _instantiate_values(question: str, periods: list[Period], tables: list[dict[str, Any]],
+                        encoder: Any) -> tuple[str, dict[str, Any]] | None:
+    """"Which routes did I ride in June?": the column's distinct values in scope, as groups
+    counted (every group is listed), from the table the question's words fit best."""
+    noun = lists_values(question, periods) or ""
+    holders = [t for t in tables if named_text_column(t, noun)]
+    if not holders:
+        return None
+    target = choose_table(encoder, question, periods, holders)
+    table = next((t for t in holders if target and t["name"] == target.table), holders[0])
+    group = named_text_column(table, noun)
+    filters = period_filters(periods) + [f for f in subset_filters(question, periods, table, group) if f.get("column") != group]
+    return "Compute", {"table": table["name"], "target": "*", "operator": "count", "group_by": group,
+                       "order": "desc", "column_filters": filters}
 
 
 def _instantiate_group(question: str, periods: list[Period], intent: Intent, tables: list[dict[str, Any]],
@@ -861,14 +944,13 @@ def _instantiate_group(question: str, periods: list[Period], intent: Intent, tab
     if target is None or target.score < MIN_COLUMN_SCORE:
         return None
     table = next(t for t in tables if t["name"] == target.table)
-    texts = [c for c in table["columns"] if c["type"] == "text"]
     if noun in _VIRTUAL_GROUPS:
         group = _VIRTUAL_GROUPS[noun]
     else:
-        named = [c for c in texts if _stem(noun) in {_stem(w) for w in c["name"].split("_")}]
-        if not named and not texts:
+        found = text_column(table, noun)
+        if found is None:
             return None
-        group = (named or texts)[0]["name"]
+        group = found
     filters = period_filters(periods) + [f for f in subset_filters(question, periods, table, column)
                                          if f.get("column") != group]
     return "Compute", {"table": table["name"], "target": column, "operator": intent.operator, "group_by": group,
@@ -894,6 +976,14 @@ def compare_sides(question: str, periods: list[Period], table: dict[str, Any]) -
         for value in c.get("values") or c.get("samples") or []:
             if re.search(rf"(?<![a-z0-9]){re.escape(str(value).lower())}(?![a-z0-9])", question.lower()):
                 named.append(([{"column": c["name"], "op": "=", "value": value}], str(value)))
+    if len(named) < 2:  # "paperbacks or ebooks": the stored values in other words
+        for f in vocabulary_values(question):
+            for c in table["columns"]:
+                hit = next((v for v in c.get("values") or c.get("samples") or [] if c["type"] == "text"
+                            and str(v).lower() == f.value.lower()), None)
+                if hit is not None and all(hit != side[0][0]["value"] for side in named):
+                    named.append(([{"column": c["name"], "op": "=", "value": hit}], question[f.start:f.end]))
+                    break
     if len(named) >= 2:
         return named[:2]
     m = _EITHER.search(_mask(question, [p.span for p in periods]))
