@@ -267,7 +267,8 @@ def consolidation(known: Sequence[Known], sets: Sequence[tuple[frozenset[str], i
     to resolve their labels against ("Dist." and "Evening run" both become attributes). Two
     attributes are one when they have the same unit and kind, never appear in the same round,
     share at least one companion attribute, and are recorded with the same *kinds* of companions
-    (cosine of companion-unit profiles ≥ ``min_similarity``). The survivor is the one seen in
+    (cosine of companion-unit profiles ≥ ``min_similarity``), and their names share a word (a
+    started book's ``size`` is no session's ``pages``). The survivor is the one seen in
     more rounds; ``frozen`` attributes (already table columns) are never merged away. Several
     candidate partners (a game's "goals for" vs "score for" / "score against") are told apart
     by shared words, else left alone.
@@ -290,8 +291,8 @@ def consolidation(known: Sequence[Known], sets: Sequence[tuple[frozenset[str], i
             names_o, units_o = profiles[other.name]
             if not set(names_k) & set(names_o) - {k.name, other.name}:
                 continue
-            if _cosine(units_k, units_o) >= min_similarity:
-                partners.append(other)
+            if _cosine(units_k, units_o) >= min_similarity and words(k.name) & words(other.name):
+                partners.append(other)  # one field under two labels shares a word ("evening run" / "run distance")
         if len(partners) > 1:
             mine = words(k.name)
             partners = [p for p in partners if words(p.name) & mine] or partners

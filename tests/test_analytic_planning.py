@@ -158,3 +158,54 @@ def test_descriptions_follow_the_rows(tmp_path) -> None:
     (table,) = backends(context).sql.tables("d")
     assert table.description.endswith(f"({len(RIDES)} records, 2025-04-01 to 2025-04-13)")
     reset_backends()
+
+
+# -- listing values, the named column of an extreme row, values in other words ------------------
+
+def test_which_values_lists_each_distinct_value_in_scope(ctx: Context) -> None:
+    out = ask(ctx, "At which stations did I fill up between April 1 and April 20, 2025?")
+    want = sorted({s for d, s, _, _ in FUEL if d <= 20})
+    assert out["calls"][0]["args"]["group_by"] and out["answer"].startswith(", ".join(want))
+
+
+def test_which_names_the_column_of_the_extreme_row(ctx: Context) -> None:
+    out = ask(ctx, "On which bike did I ride my longest ride?")
+    _, km, _, _, bike = max(RIDES, key=lambda r: r[1])
+    assert out["calls"][0]["tool"] == "Rank" and out["answer"].lower().startswith(bike)
+    assert f"{km}" in out["answer"]
+
+
+def test_stored_values_named_in_other_words() -> None:
+    """"paperbacks" and "the e-reader (ebooks)" name the stored formats paper and ebook."""
+    from adamm.nodes.rules.planner import compare_sides, value_filters
+
+    table = {"name": "reading_log", "rows": 10, "vocabulary": {},
+             "columns": [{"name": "format", "type": "text", "values": ["paper", "ebook", "audiobook"]},
+                         {"name": "pages", "type": "float", "unit": "pages"}]}
+    sides = compare_sides("Per session, did I read more pages in paperbacks or on the e-reader (ebooks)?", [], table)
+    assert sides is not None and [s[0][0]["value"] for s in sides] == ["paper", "ebook"]
+    assert value_filters("How many minutes of audiobooks did I listen to?", table) == [
+        {"column": "format", "op": "=", "value": "audiobook"}]
+
+
+def test_intents_of_count_like_questions() -> None:
+    from adamm.nodes.rules.planner import detect_intent
+
+    tables = [{"name": "rating_log", "rows": 5, "columns": [
+        {"name": "rating", "type": "float", "unit": "stars"}, {"name": "book", "type": "text", "values": ["A", "B"]}]}]
+    latest = detect_intent("How many stars did I give the last book I finished?", [], tables)
+    assert (latest.kind, latest.operator) == ("compute", "last")
+    most = detect_intent("Which book took me the most reading or listening sessions?", [], tables)
+    assert (most.kind, most.operator) == ("group", "count")
+    recent = detect_intent("At which book did I stop most recently?", [], tables)
+    assert recent.kind != "group"
+
+
+def test_a_price_a_litre_is_compared_with_the_price_column() -> None:
+    from adamm.nodes.rules.planner import Target, condition_filters
+
+    columns = [{"name": "amount", "type": "float", "unit": "EUR"}, {"name": "volume", "type": "float", "unit": "L"},
+               {"name": "price_per_litre", "type": "float", "unit": "EUR/L"}]
+    target = Target("fuel_log", "amount", "EUR", 1.0, columns)
+    got = condition_filters("How many fill-ups did I pay €1.80 or more a litre for?", [], target)
+    assert got == [{"column": "price_per_litre", "op": ">=", "value": 1.8}]

@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["Facet", "find_facets", "clock_part_of_day", "vocabulary_values"]
+__all__ = ["Facet", "PLACE_NOUNS", "find_facets", "clock_part_of_day", "vocabulary_values"]
 
 
 @dataclass(frozen=True)
@@ -141,7 +141,7 @@ _COLON_TAIL = re.compile(r":\s+(?:the\s+)?(?P<q>[A-Z][\w'’\-]*(?:\s+[\w'’\-]
 _NAMING_WORD = re.compile(r"(?:\b(?:of|to|tracing|started|starting|finished|finishing|reading|read|rode|ride|riding|ran|"
                           r"walked|hiked|did|at|from|the)\s+(?:the\s+)?)$", re.I)
 _CELL_SPLIT = re.compile(r"\s[—–-]\s|\s?[·•|;]\s?")
-_PLACE_NOUNS = frozenset("""station garage shop store café cafe restaurant gym pharmacy market supermarket bakery pool
+PLACE_NOUNS = frozenset("""station garage shop store café cafe restaurant gym pharmacy market supermarket bakery pool
 club bar pub hotel clinic centre center bistro diner deli kiosk""".split())
 _ROUTE_WORDS = frozenset("""loop run round track trail route road lane path way commute out-and-back climb circuit ride
 park ridge valley hill pass parkway greenway canal""".split())
@@ -164,7 +164,8 @@ def clock_part_of_day(hour: int) -> str:
     return "night"
 
 
-_CLOCK = re.compile(r"(?<![\w:.])(?P<h>\d{1,2}):(?P<m>[0-5]\d)(?::\d{2})?\s?(?P<ap>[ap]\.?m\.?|AM|PM)?(?![\d:]|\s?(?:h|min|moving|long|elapsed|km|mi|pages?)\b)"
+_CLOCK = re.compile(r"(?<![\w:.])(?P<h>\d{1,2}):(?P<m>[0-5]\d)(?::\d{2})?(?![\d:])(?!\s?(?:h|min|moving|long|elapsed|km|mi|pages?)\b)"
+                    r"(?:\s?(?P<ap>[ap]\.?m\.?|AM|PM)(?!\w))?"
                     r"|(?<![\w:.])(?P<h2>\d{1,2})\s?(?P<ap2>[ap]\.m\.|AM|PM|am|pm)(?!\w)")
 
 
@@ -237,7 +238,9 @@ def _names(text: str, masked: list[tuple[int, int]]) -> list[tuple[int, int, int
         for a, b in _cells(text):
             cell = text[a:b]
             if _TITLE.fullmatch(cell) and len(cell.split()) >= 2 and not re.search(r"\d", cell):
-                add(a, b, 1)
+                a, b = _trim_title(text, a, b)  # "Started The Copper Hour — ...": the title without the verb
+                if b > a:
+                    add(a, b, 1)
     for m in _TITLE.finditer(text):
         a, b = _trim_title(text, m.start(), m.end())
         if b <= a:
@@ -277,7 +280,7 @@ def _name_field(text: str, a: int, b: int, money: bool, bookish: bool) -> tuple[
     position says it for sure ("at the X station", "from X" in a payment)."""
     value = text[a:b]
     after = re.match(r"\s+([a-zé]+)", text[b:])
-    place = after.group(1).lower() if after and after.group(1).lower() in _PLACE_NOUNS else ""
+    place = after.group(1).lower() if after and after.group(1).lower() in PLACE_NOUNS else ""
     before = text[max(0, a - 12):a].lower()
     last = value.split()[-1].lower().strip("'’")
     if place:

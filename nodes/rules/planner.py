@@ -27,7 +27,7 @@ import numpy as np
 
 from adamm.stores.bm25 import tokenize
 from adamm.stores.quantities import canonical_unit, convert, dimension_of, find_quantities
-from adamm.nodes.rules.facets import vocabulary_values
+from adamm.nodes.rules.facets import PLACE_NOUNS, vocabulary_values
 from adamm.stores.timeexpr import Period, find_periods
 
 #: Below this match score a column is not trusted to be what the question is about.
@@ -897,6 +897,8 @@ def named_text_column(table: dict[str, Any], noun: str) -> str | None:
         if c["type"] == "text" and stem and (c.get("values") or c.get("samples")) and any(
                 stem in {_stem(w) for w in n.split("_")} for n in [c["name"], *(c.get("aliases") or [])]):
             return c["name"]
+    if stem in PLACE_NOUNS:  # "which stations", "which shops": where money was paid
+        return next((c["name"] for c in table["columns"] if c["name"] == "merchant" and (c.get("values") or c.get("samples"))), None)
     return None
 
 
