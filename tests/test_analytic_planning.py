@@ -209,3 +209,10 @@ def test_a_price_a_litre_is_compared_with_the_price_column() -> None:
     target = Target("fuel_log", "amount", "EUR", 1.0, columns)
     got = condition_filters("How many fill-ups did I pay €1.80 or more a litre for?", [], target)
     assert got == [{"column": "price_per_litre", "op": ">=", "value": 1.8}]
+
+
+def test_last_after_the_verb_is_the_latest_record() -> None:
+    from adamm.nodes.rules.planner import _is_latest
+
+    assert _is_latest("Which team did we play last?") and _is_latest("Which team did we play last during March?")
+    assert not _is_latest("How long did my sessions last on average?") and not _is_latest("What did I eat last week?")

@@ -191,3 +191,12 @@ def test_a_receipt_keeps_its_total_not_its_parts() -> None:
 def test_initials_do_not_end_a_sentence() -> None:
     got = drafts("Started Winter Birds by J. R. Castell — a poetry paperback, 96 pages.")
     assert {a for _, a, _ in got} >= {"size", "genre", "format", "book"}
+
+
+def test_a_facet_word_is_no_label_of_a_value() -> None:
+    """"Dinner was about 670 calories": calories of the meal dinner, not a field called dinner."""
+    assert {(a, v) for _, a, v in drafts("Dinner was about 670 calories, chicken curry.")} == {
+        ("calories", 670.0), ("meal", "dinner")}
+    assert {(a, v) for _, a, v in drafts("Lunch at Greenleaf, $14.20 on my debit card.")} >= {
+        ("amount", 14.2), ("merchant", "Greenleaf"), ("meal", "lunch"), ("payment_method", "debit card")}
+    assert ("avg_heart_rate", 145.0) in {(a, v) for _, a, v in drafts("Run: 5.2 km, heart rate averaged 145 bpm.")}

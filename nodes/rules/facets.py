@@ -197,7 +197,8 @@ def _trim_title(text: str, start: int, end: int) -> tuple[int, int]:
     of Mars" -> "Orchards of Mars") and connectors left at either end."""
     words = list(re.finditer(r"\S+", text[start:end]))
     while words and (words[0].group().lower() in _OPENERS or re.fullmatch(r"[A-Z][a-z]+(?:ed|ing)", words[0].group())
-                     or words[0].group().lower() in ("of", "to", "and", "in", "on", "at", "for", "&")):
+                     or words[0].group().lower() in ("of", "to", "and", "in", "on", "at", "for", "&")
+                     or any(_lookup(v[1], words[0].group()) for v in _VOCABULARIES)):  # "Lunch at Sweetgreen"
         words.pop(0)
     while words and words[-1].group().lower() in ("of", "the", "to", "and", "in", "on", "a", "an", "at", "for", "&"):
         words.pop()

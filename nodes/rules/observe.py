@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 
 from adamm.nodes.rules.dates import find_dates
-from adamm.nodes.rules.facets import find_facets
+from adamm.nodes.rules.facets import find_facets, vocabulary_values
 from adamm.nodes.rules.spans import Span, find_spans
 from adamm.stores.quantities import canonical_unit, dimension_of, parse_quantity, snake_case
 from adamm.stores.records import Round
@@ -101,7 +101,7 @@ VERBS = frozenset("ran rode swam drove did went got took ate drank spent paid ma
 #: Words around a label that add nothing to it.
 GENERIC_WORDS = frozenset("field value reading readout number figure data display".split())
 #: Words that qualify a value without naming it.
-QUALIFIERS = frozenset("avg average mean total overall daily today current my the".split())
+QUALIFIERS = frozenset("avg average averaged mean total overall daily today current my the".split())
 #: Money labels that only say it was paid.
 MONEY_WORDS = frozenset("total paid pay charged cost costs price amount spent sum bill fee due came".split())
 #: A value so labelled is not an observation of the record (what is left, a goal).
@@ -113,6 +113,14 @@ _DIMENSION_NAMES = {
     "temperature": "temperature", "rating": "rating", "pace": "pace", "concentration": "concentration",
     "molar_concentration": "concentration", "area": "area", "data": "data", "charge": "charge",
 }
+
+
+def _only_facets(label: str) -> bool:
+    """Is a label nothing but words of the facet vocabularies ("dinner", "this evening")?"""
+    rest = list(label)
+    for f in vocabulary_values(label):
+        rest[f.start:f.end] = " " * (f.end - f.start)
+    return not re.search(r"[a-z]", "".join(rest).replace("this", ""))
 
 
 def _name(sp: Span) -> str | None:
@@ -131,7 +139,9 @@ def _name(sp: Span) -> str | None:
         return None  # what is left, a goal, a streak: not the record's value
     if sp.label_after and sp.unit and " ".join(words) not in LABELS and not any(w in LABELS for w in words):
         words = []  # "a 52-minute walk": the activity, not a field; the unit names the value
-    if sp.dimension == "rate" and words and LABELS.get(" ".join(words)) == "heart_rate" and set(label.split()) & {"avg", "average", "mean"}:
+    if words and _only_facets(" ".join(words)):
+        words = []  # "Dinner was about 670 calories": the meal is a facet, the unit names the value
+    if sp.dimension == "rate" and words and LABELS.get(" ".join(words)) == "heart_rate" and set(label.split()) & {"avg", "average", "averaged", "mean"}:
         return "avg_heart_rate"  # a session's average heart rate is not a resting pulse reading
     core = " ".join(words)
     if words and set(words) & NOT_OBSERVED:

@@ -135,8 +135,11 @@ def detect_intent(question: str, periods: list[Period], tables: list[dict[str, A
             return Intent("compare", op, trend=True)
         return Intent("trend", "trend")
     if (_COMPARE.search(text) or len([p for p in periods if p.start or p.end]) >= 2) and " or " in f" {text.lower()} ":
+        more_of = re.search(r"\b(?:more|less|fewer)\s+([a-z]+)", text, re.I)
         op = "count" if _COUNT.search(text) or re.search(r"\bmore\s+often\b", text, re.I) else (
-            "sum" if _SUM.search(text) or re.search(r"\bspen[dt]\b", text, re.I) else "avg")
+            "sum" if _SUM.search(text) or re.search(r"\bspen[dt]\b", text, re.I)
+            or (more_of and canonical_unit(more_of.group(1).lower()) and not _AVERAGE.search(text)) else "avg")
+            # "did I run more kilometres in March or April": the totals
         return Intent("compare", op, wants_less=wants_less)
     if _WHICH_DAYS.search(text) and (_has_comparison(text) or value_named or stated_fact(question)):
         return Intent("filter_days")
@@ -194,6 +197,8 @@ def _is_latest(text: str) -> bool:
     a verb ("how long did my sessions last") or a period ("last week") is not."""
     if re.search(r"\b(?:most\s+recent(?:ly)?|latest|recently)\b", text, re.I):
         return True
+    if re.search(r"\b(?:did|do|have)\s+(?:i|we)\s+\w+\s+last\s*(?:[?.!]|$|during\b|in\b|on\b|at\b)", text, re.I):
+        return True  # "which team did we play last (during March)?"
     return bool(re.search(r"\b(?:the|my|i|we|your)\s+last\b(?!\s+(?:week|month|year|night)\b)", text, re.I))
 
 
@@ -496,7 +501,8 @@ _ARTICLES = {"the", "a", "an", "my", "our", "his", "her", "their", "your", "this
 _FUNCTION_WORDS = _ARTICLES | {"i", "we", "you", "it", "be", "been", "being", "am", "so", "if", "then", "there", "where", "who",
                                "whom", "whose", "into", "onto", "up", "down", "out", "over", "under", "after", "before",
                                "since", "until", "between", "within", "without", "ever", "also", "just", "only", "still",
-                               "counting", "where", "noted", "spend", "spent", "get", "go", "went", "put", "give", "gave"}
+                               "counting", "where", "noted", "spend", "spent", "get", "go", "went", "put", "give", "gave",
+                               "buy", "bought", "purchase", "purchased", "something", "anything", "play", "played"}
 
 
 def mention_filters(question: str, periods: list[Period], table: dict[str, Any], *, skip: set[str] = frozenset(),
@@ -807,6 +813,11 @@ def instantiate(step: int, tool: str, question: str, periods: list[Period], inte
     names_text = any(_stem(w) in qstems for t in tables for c in t["columns"] if c["type"] == "text"
                      for n in [c["name"], *(c.get("aliases") or [])] for w in n.split("_"))
     target = choose_target(encoder, question, periods, tables, numeric=not (intent.operator in ("last", "first") and names_text))
+    which = _WHICH_NOUN.search(_mask(question, [p.span for p in periods]))
+    if intent.operator in ("last", "first") and which and not intent.asks_day:
+        named = [(t, c) for t in tables for c in [named_text_column(t, which.group("noun"))] if c]
+        if named:  # "which team did we play last": the opponent of the latest row
+            target = Target(named[0][0]["name"], named[0][1], None, 1.0, named[0][0]["columns"])
     valued = [t for t in tables if value_filters(question, t)]
     lists_days = intent.asks_day or kind == "filter_days"
     if valued and lists_days and (target is None or target.score < MIN_COLUMN_SCORE or target.table not in {t["name"] for t in valued}):
@@ -897,6 +908,8 @@ def named_text_column(table: dict[str, Any], noun: str) -> str | None:
         if c["type"] == "text" and stem and (c.get("values") or c.get("samples")) and any(
                 stem in {_stem(w) for w in n.split("_")} for n in [c["name"], *(c.get("aliases") or [])]):
             return c["name"]
+    if stem in ("team", "club", "side", "player", "rival"):  # "which team did we play": the opponent
+        return next((c["name"] for c in table["columns"] if c["name"] == "opponent" and (c.get("values") or c.get("samples"))), None)
     if stem in PLACE_NOUNS:  # "which stations", "which shops": where money was paid
         return next((c["name"] for c in table["columns"] if c["name"] == "merchant" and (c.get("values") or c.get("samples"))), None)
     return None
