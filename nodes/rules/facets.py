@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 __all__ = ["Facet", "PLACE_NOUNS", "find_facets", "clock_part_of_day", "vocabulary_values"]
 
@@ -44,27 +45,29 @@ class Facet:
 
 # -- 1. closed vocabularies ----------------------------------------------------------------------
 
+def _key(raw: str) -> str:
+    return re.sub(r"[\s-]+", " ", raw.lower()).strip()
+
+
 def _vocab(spec: dict[str, str]) -> tuple[re.Pattern[str], dict[str, str]]:
     """A regex over every surface form (longest first) and surface -> canonical value."""
     table: dict[str, str] = {}
     for canonical, forms in spec.items():
         for form in forms.split("|"):
             table[form.lower()] = canonical
+            table.setdefault(_key(form).replace(" ", ""), canonical)  # "e-book", "e book", "ebook"
     alts = sorted(table, key=len, reverse=True)
     pattern = re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(a).replace(r"\ ", r"[\s-]?") for a in alts) + r")s?(?![\w-])", re.I)
     return pattern, table
 
 
-def _key(raw: str) -> str:
-    return re.sub(r"[\s-]+", " ", raw.lower()).strip()
-
-
 def _lookup(table: dict[str, str], raw: str) -> str | None:
     k = _key(raw)
-    if k not in table and k.endswith("s") and k[:-1] in table:
-        k = k[:-1]  # "paperbacks", "mornings"
-    return table.get(k) or table.get(k.replace(" ", "")) or next(
-        (v for f, v in table.items() if _key(f).replace(" ", "") == k.replace(" ", "")), None)
+    for cand in (k, k[:-1] if k.endswith("s") else k):  # "paperbacks", "mornings"
+        found = table.get(cand) or table.get(cand.replace(" ", ""))
+        if found:
+            return found
+    return None
 
 
 #: "night" is left out: "last night" dates a record (a night's sleep, last night's reading)
@@ -314,6 +317,12 @@ def vocabulary_values(text: str) -> list[Facet]:
 
 def find_facets(text: str) -> list[Facet]:
     """The categorical and entity facets of one record's text, surest first per attribute."""
+    return list(_facets(text))
+
+
+@lru_cache(maxsize=4096)
+def _facets(text: str) -> tuple[Facet, ...]:
+    """:func:`find_facets`, cached: a round's units are read again for each of its records."""
     out: list[Facet] = []
     names = [(a, b, r) for a, b, r in _names(text, [(m.start(), m.end()) for m in _FUEL_NAMED.finditer(text)])
              if not any(_lookup(v[1], text[a:b]) for v in _VOCABULARIES)]  # 'Commute', "Group ride": a kind, not a name
@@ -372,7 +381,7 @@ def find_facets(text: str) -> list[Facet]:
         if got is not None:
             out.append(Facet(got[0], text[a:b], a, b, label=got[1], rank=rank - (2 if got[0] == "merchant" and got[2] else 0)))
     out.sort(key=lambda f: (f.rank, f.start))
-    return out
+    return tuple(out)
 
 
 def _whole_cell(text: str, a: int, b: int) -> bool:
