@@ -43,6 +43,7 @@ from sqlalchemy import (
     delete,
     event,
     func,
+    insert,
     inspect,
     select,
     update,
@@ -348,10 +349,12 @@ class SqlStore:
         round_ids = sorted({o.round_id for o in observations} | set(round_ids or ()))
         if not round_ids:
             return 0
+        fields = [f for f in ObservationRecord.model_fields if f not in ("id", "memory_id")]
+        rows = [{**{f: getattr(o, f) for f in fields}, "memory_id": memory_id} for o in observations]
         with self.session() as s:
             s.execute(delete(ObservationRecord).where(ObservationRecord.memory_id == memory_id, ObservationRecord.round_id.in_(round_ids)))  # type: ignore[attr-defined]
-            for o in observations:
-                s.add(ObservationRecord(**{**o.model_dump(exclude={"id"}), "memory_id": memory_id}))
+            if rows:  # one executemany, not an ORM object per observation
+                s.execute(insert(ObservationRecord), rows)
         return len(observations)
 
     def observations(

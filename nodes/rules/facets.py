@@ -306,13 +306,18 @@ def vocabulary_values(text: str) -> list[Facet]:
     """The closed-vocabulary values a text names, in text order ("paperbacks" -> format paper,
     "on the e-reader" -> format ebook): how a question names a subset in other words than the
     stored value."""
+    return list(_vocabulary_values(text))
+
+
+@lru_cache(maxsize=4096)
+def _vocabulary_values(text: str) -> tuple[Facet, ...]:
     out = []
     for attribute, (pattern, table) in zip(_VOCABULARY_NAMES, _VOCABULARIES):
         for m in pattern.finditer(text):
             value = _lookup(table, m.group())
             if value:
                 out.append(Facet(attribute, value, m.start(), m.end()))
-    return sorted(out, key=lambda f: f.start)
+    return tuple(sorted(out, key=lambda f: f.start))
 
 
 def find_facets(text: str) -> list[Facet]:
