@@ -171,6 +171,13 @@ def fields_matched(record: Mapping[str, Any], row: Mapping[str, Any], columns: S
     return out
 
 
+def _exact(record: Mapping[str, Any], row: Mapping[str, Any], columns: Sequence[Mapping[str, Any]]) -> int:
+    """Text fields some cell equals outright: breaks ties that whole-word containment makes (the
+    genre "history" is also inside the book title "A Brief History of Bells")."""
+    cells = {_norm(row.get(c["name"])) for c in columns if isinstance(row.get(c["name"]), str)}
+    return sum(1 for v in (record.get("fields") or {}).values() if isinstance(v, str) and _norm(v) in cells)
+
+
 def match_round(records: Sequence[Mapping[str, Any]], rows: Sequence[tuple[str, Mapping[str, Any], Sequence[Mapping[str, Any]]]]
                 ) -> dict[int, tuple[int, list[str]]]:
     """Greedy one-to-one match of one round's truth records to its rows.
@@ -183,11 +190,12 @@ def match_round(records: Sequence[Mapping[str, Any]], rows: Sequence[tuple[str, 
     for i, rec in enumerate(records):
         for j, (_, row, columns) in enumerate(rows):
             if row_day(row) == rec.get("observed"):
-                pairs.append((-len(matched := fields_matched(rec, row, columns)), i, j, matched))
-    pairs.sort(key=lambda p: (p[0], p[1], p[2]))
+                matched = fields_matched(rec, row, columns)
+                pairs.append((-len(matched), -_exact(rec, row, columns), i, j, matched))
+    pairs.sort(key=lambda p: (p[0], p[1], p[2], p[3]))
     out: dict[int, tuple[int, list[str]]] = {}
     used: set[int] = set()
-    for _, i, j, matched in pairs:
+    for _, _, i, j, matched in pairs:
         if i in out or j in used:
             continue
         out[i] = (j, matched)
