@@ -216,3 +216,20 @@ def test_last_after_the_verb_is_the_latest_record() -> None:
 
     assert _is_latest("Which team did we play last?") and _is_latest("Which team did we play last during March?")
     assert not _is_latest("How long did my sessions last on average?") and not _is_latest("What did I eat last week?")
+
+
+def test_the_days_past_a_stated_value(ctx: Context) -> None:
+    """"On which days did my rides go over the cap my coach set?": the cap is read where it
+    was said (60 km), then the days past it are listed."""
+    out = ask(ctx, "On which days did my rides go over the cap my coach set?")
+    assert [c["tool"] for c in out["calls"]][:2] == ["EventLocate", "Filter"]
+    want = sorted({f"2025-04-{d:02d}" for d, km, *_ in RIDES if km > 60})
+    assert re.findall(r"2025-\d\d-\d\d", out["answer"]) == want
+
+
+def test_a_measure_noun_names_no_subset() -> None:
+    from adamm.nodes.rules.planner import mention_filters
+
+    table = {"name": "fuel_log", "rows": 10, "vocabulary": {"fill-up": 3, "fill": 3, "up": 5, "pump": 4},
+             "columns": [{"name": "volume", "type": "float", "unit": "L"}]}
+    assert mention_filters("Did my average fill-up size rise or fall?", [], table) == []

@@ -563,7 +563,8 @@ def mention_filters(question: str, periods: list[Period], table: dict[str, Any],
             continue
         names = [w for w in words if w[0].isupper() or any(ch.isdigit() for ch in w)]
         if prep == "population" and not whole:
-            if _stem(words[-1].lower()) in column_words or canonical_unit(words[-1].lower()) is not None:
+            if _stem(words[-1].lower()) in column_words or canonical_unit(words[-1].lower()) is not None \
+                    or words[-1].lower() in _MEASURE_NOUNS:
                 continue  # "my run distance": what is measured, of the table's own records
             chosen = words[:-1] if len(words) > 1 else names  # "my gravel-bike rides": the modifier still names a subset
         elif whole or (prep in _PREPOSITIONS and prep != "of") or names == words or (
@@ -590,6 +591,12 @@ def mention_filters(question: str, periods: list[Period], table: dict[str, Any],
 
 
 _SPENT_ON = re.compile(r"\b(?:spen[dt]|spending|pa(?:y|id)|paying|cost)\s+(?:\w+\s+)?(?:on|for)\s+(?:the\s+|my\s+|a\s+)?(?P<obj>[\w-]+)", re.I)
+
+
+#: Nouns that name what is measured of a record, whatever the column is called ("my average
+#: fill-up size": the size of my fill-ups, not the fill-ups that mention a fill-up).
+_MEASURE_NOUNS = frozenset("""size amount cost price length duration distance time number count value weight speed
+pace total sum level reading score""".split())
 
 
 def _after_unit(text: str, word: str) -> bool:
@@ -767,6 +774,17 @@ def instantiate(step: int, tool: str, question: str, periods: list[Period], inte
             call = ("Compute", {"table": table["name"], "target": "*", "operator": "share", "column_filters":
                                 period_filters(periods) + (subset_filters(scope.group("scope"), [], table) if scope else []),
                                 "condition": []})
+        elif tool == "Filter":  # "on which days did my power go over my coach's cap": the days past the stated value
+            asked = _FACT_REF.sub(" ", question)
+            target = choose_target(encoder, asked, periods, tables)
+            good = target is not None and target.score >= MIN_COLUMN_SCORE
+            # the table the question names, else the one whose columns take the stated value's unit
+            table = next((t for t in tables if good and t["name"] == target.table), None) or next(
+                (t for t in tables if fact_conditions(question, texts, t)), None)
+            if table is None:
+                return None
+            call = ("Filter", {"table": table["name"], "result_budget": 10, "column_filters": period_filters(periods)
+                               + subset_filters(asked, periods, table, target.column if good and target else None)})
         else:
             call = instantiate(max(step - 1, 0), tool, _FACT_REF.sub(" ", question), periods, intent, context, [], encoder)
         if call is None or not texts:
