@@ -81,6 +81,7 @@ def extract_attributes(state: IngestState, runtime: Runtime[Context]) -> dict[st
     with timed("extract_attributes") as cost:
         rounds = b.sql.get_rounds(memory_id, pending) if pending else []
         resolver = _resolver(b, memory_id, ctx.attribute_merge_threshold)
+        known_before = set(resolver.known)
         records: list[ObservationRecord] = []
         for rnd in rounds:
             ocr = ocr_images(rnd) if ctx.ocr else {}
@@ -92,7 +93,8 @@ def extract_attributes(state: IngestState, runtime: Runtime[Context]) -> dict[st
                 failures += 0 if ok else 1
             records.extend(canonicalize(b.sql, memory_id, resolver, rnd, drafts))
         b.sql.add_observations(memory_id, records, round_ids=[r.round_id for r in rounds])
-        merged = consolidate_attributes(b.sql, memory_id, rounds)
+        # labels of one field are merged when a new label appears; a batch of known labels has none
+        merged = consolidate_attributes(b.sql, memory_id, rounds) if set(resolver.known) - known_before else 0
     return {"stored": {"observations": len(records), "extraction_failures": failures, "attributes_merged": merged},
             "cost": [cost.to_dict(), *entries]}
 
@@ -429,8 +431,9 @@ class _Induction:
                 counts["table_rows"] += self._discover(schema)
                 counts["schemas_discovered"] += 1
         counts["table_rows"] += self._widen_by_facets(obs)
+        best = self._best_by_record(obs)  # once per round, not once per table
         for schema, table in self.active.items():
-            rows = self._rows(rnd.round_id, rnd.order, rnd.timestamp, obs, schema)
+            rows = self._rows(rnd.round_id, rnd.order, rnd.timestamp, obs, schema, best)
             for key in [k for k in self.rows[table] if k[0] == rnd.round_id]:
                 del self.rows[table][key]
             for row in rows:
@@ -566,15 +569,25 @@ class _Induction:
         self.rows[table].update({(r["source"], r["record"]): r for r in rows if r["source"] in self.batch_attrs})
         return self._upsert(table, [r for r in rows if r["source"] not in self.batch_attrs])
 
-    def _rows(self, round_id: str, order: int | None, ts: datetime | None, obs: list[ObservationRecord],
-              schema: frozenset[str]) -> list[dict[str, Any]]:
-        """One row per record of the round that holds a record of the schema."""
+    def _best_by_record(self, obs: list[ObservationRecord]) -> dict[int, frozenset[str] | None]:
+        """The schema each record of a round belongs to (:meth:`_best`)."""
         by_record: dict[int, list[ObservationRecord]] = defaultdict(list)
         for o in obs:
             by_record[o.record].append(o)
+        return {r: self._best(frozenset(o.attribute for o in g), _measured(g)) for r, g in by_record.items()}
+
+    def _rows(self, round_id: str, order: int | None, ts: datetime | None, obs: list[ObservationRecord],
+              schema: frozenset[str], best: dict[int, frozenset[str] | None] | None = None) -> list[dict[str, Any]]:
+        """One row per record of the round that holds a record of the schema (``best``: each
+        record's schema, when the caller has it)."""
+        by_record: dict[int, list[ObservationRecord]] = defaultdict(list)
+        for o in obs:
+            by_record[o.record].append(o)
+        if best is None:
+            best = self._best_by_record(obs)
         rows = []
         for record, group in sorted(by_record.items()):
-            if self._best(frozenset(o.attribute for o in group), _measured(group)) != schema:
+            if best.get(record) != schema:
                 continue
             row: dict[str, Any] = {"source": round_id, "record": record, "order": order, "time": ts, "observed_at": None,
                                    "captions": next((o.context for o in group if o.context), None) or self.captions.get(round_id)}
