@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from adamm.nodes.flat import NOT_MENTIONED, rules_answer
-from adamm.nodes.rules.planner import _WHICH_NOUN, Intent, compare_sides, detect_intent, lists_values
+from adamm.nodes.rules.planner import WHICH_NOUN, Intent, compare_sides, detect_intent, lists_values
 from adamm.stores.timeexpr import Period, describe_period
 
 _MONEY = {"USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥"}
@@ -126,7 +126,7 @@ def _rows(intent: Intent, rows: list[dict[str, Any]], calls: list[dict[str, Any]
         unit = top["units"].get(expr)
         tied = [r for r in rows if r["values"].get(expr) == value]
         days = ", ".join(r["date"] or "undated" for r in tied)
-        which = _WHICH_NOUN.search(question)
+        which = WHICH_NOUN.search(question)
         named = [k for k in top["values"] if which and isinstance(top["values"][k], str)
                  and _singular(which.group("noun").lower()) in k.lower().split("_")]
         if named and not intent.asks_day:  # "on which route ...": the row's route

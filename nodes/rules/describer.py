@@ -1,8 +1,9 @@
 """The ``rules`` describer: names, descriptions and column types of discovered tables.
 
-A table is named after the word its attribute names share most (``total_sleep``,
+A table is named after the word its measured attributes' names share most (``total_sleep``,
 ``deep_sleep``, ``sleep_score`` -> ``sleep_log``); with no shared word, after its most
-frequently observed attribute. Types come from the sampled values: all numbers -> float, else
+frequently observed measured attribute (a categorical column - a book, a time of day - names
+no table). Types come from the sampled values: all numbers -> float, else
 text. The description says what a row holds, with units, so planners (and people) can pick the
 table from its metadata alone.
 """
@@ -18,7 +19,8 @@ from dataclasses import dataclass
 from adamm.stores.attributes import QUALIFIERS
 
 #: Words too generic to name a table after.
-GENERIC = QUALIFIERS | {"score", "count", "rate", "time", "value", "amount", "number", "level", "of", "in", "per", "min", "max"}
+GENERIC = QUALIFIERS | {"score", "count", "rate", "time", "value", "amount", "number", "level", "of", "in", "per", "min", "max",
+                        "for", "against"}
 
 
 @dataclass
@@ -42,6 +44,9 @@ def infer_type(values: Sequence[float | str]) -> str:
 
 
 def table_name(columns: Sequence[ColumnSample], taken: set[str]) -> str:
+    measured = [c for c in columns if infer_type(c.values) != "text"]
+    if measured and any(w not in GENERIC for c in measured for w in c.name.split("_")):
+        columns = measured  # a row is named by what it measures, not by its book or time of day
     words = Counter(w for c in columns for w in set(c.name.split("_")) if w not in GENERIC and not w.isdigit())
     shared = [w for w, n in words.most_common() if n >= 2]
     if shared:

@@ -155,7 +155,7 @@ def detect_intent(question: str, periods: list[Period], tables: list[dict[str, A
     if _COUNT.search(text) and not (latest and many and _names_a_quantity(many.group(1), tables or [])):
         return Intent("compute", "count")  # "how many stars did I give the last book": the latest value
     asks_day = bool(_WHICH_DAY.search(text))
-    which = _WHICH_NOUN.search(text_nc)
+    which = WHICH_NOUN.search(text_nc)
     if which and (_MAX.search(text_nc) or _MIN.search(text_nc)) and not latest and any(
             named_text_column(t, which.group("noun")) for t in tables or []):
         # "on which route did I ride my slowest average speed": the extreme row, told by its route
@@ -177,7 +177,8 @@ def detect_intent(question: str, periods: list[Period], tables: list[dict[str, A
     return Intent("retrieve")
 
 
-_WHICH_NOUN = re.compile(r"\b(?:which|what)\s+(?P<noun>(?!(?:day|date|days|dates|month|week|year|time)\b)[a-z][\w-]*)\b", re.I)
+#: "which route / team / station ...": the noun whose column the answer is read from
+WHICH_NOUN = re.compile(r"\b(?:which|what)\s+(?P<noun>(?!(?:day|date|days|dates|month|week|year|time)\b)[a-z][\w-]*)\b", re.I)
 _VALUES = re.compile(r"\b(?:which|what)\s+(?:of\s+(?:the|my)\s+)?(?P<noun>(?!(?:days|dates|months|weeks|years|times|nights)\b)[a-z][\w-]*s)\s+(?:did|do|have|had|were|was)\b", re.I)
 _SHARE = re.compile(r"\b(?:what|which)\s+(?:share|percentage|percent|proportion|fraction|part)\b|\bwin\s+rate\b"
                     r"|\bhow\s+(?:many|much)\s+percent", re.I)
@@ -831,7 +832,7 @@ def instantiate(step: int, tool: str, question: str, periods: list[Period], inte
     names_text = any(_stem(w) in qstems for t in tables for c in t["columns"] if c["type"] == "text"
                      for n in [c["name"], *(c.get("aliases") or [])] for w in n.split("_"))
     target = choose_target(encoder, question, periods, tables, numeric=not (intent.operator in ("last", "first") and names_text))
-    which = _WHICH_NOUN.search(_mask(question, [p.span for p in periods]))
+    which = WHICH_NOUN.search(_mask(question, [p.span for p in periods]))
     if intent.operator in ("last", "first") and which and not intent.asks_day:
         named = [(t, c) for t in tables for c in [named_text_column(t, which.group("noun"))] if c]
         if named:  # "which team did we play last": the opponent of the latest row
