@@ -61,6 +61,7 @@ class ExtractedObservation(BaseModel):
     source: str = Field(default="user", max_length=300)
     evidence: str = Field(default="", max_length=400)
     observed_date: date | None = None
+    record: int = Field(default=0, ge=0, le=MAX_OBSERVATIONS_PER_ROUND)  #: which record of the round (an export of 3 days: 0, 1, 2)
 
 
 class ExtractionOut(BaseModel):
@@ -317,7 +318,8 @@ def _draft_from_model(o: ExtractedObservation, rnd: Round) -> Draft | None:
     if value_num is None and value_text is None:
         return None
     return Draft(attribute=name, value_num=value_num, value_text=value_text, unit=unit, dimension=dimension_of(unit),
-                 raw=(o.evidence or str(o.value))[:MAX_VALUE_CHARS * 2], source=_provenance(o, rnd), observed_at=o.observed_date)
+                 raw=(o.evidence or str(o.value))[:MAX_VALUE_CHARS * 2], source=_provenance(o, rnd), observed_at=o.observed_date,
+                 record=o.record)
 
 
 def _provenance(o: ExtractedObservation, rnd: Round) -> str:

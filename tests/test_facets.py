@@ -200,3 +200,18 @@ def test_a_facet_word_is_no_label_of_a_value() -> None:
     assert {(a, v) for _, a, v in drafts("Lunch at Greenleaf, $14.20 on my debit card.")} >= {
         ("amount", 14.2), ("merchant", "Greenleaf"), ("meal", "lunch"), ("payment_method", "debit card")}
     assert ("avg_heart_rate", 145.0) in {(a, v) for _, a, v in drafts("Run: 5.2 km, heart rate averaged 145 bpm.")}
+
+
+def test_the_model_extractor_names_the_record_of_each_fact() -> None:
+    """A model's observation says which record of the round it belongs to; an index past the
+    per-round bound is rejected, not stored."""
+    from pydantic import ValidationError
+
+    from adamm.nodes.analytic import MAX_OBSERVATIONS_PER_ROUND, ExtractedObservation, _draft_from_model
+
+    rnd = Round(round_id="r", timestamp=REF, user_text="Export: Mon 131/84, Tue 128/80")
+    drafts_ = [_draft_from_model(ExtractedObservation(attribute="systolic", value=v, unit="mmHg", record=i), rnd)
+               for i, v in enumerate((131, 128))]
+    assert [(d.record, d.value_num) for d in drafts_ if d] == [(0, 131.0), (1, 128.0)]
+    with pytest.raises(ValidationError):
+        ExtractedObservation(attribute="systolic", value=1, record=MAX_OBSERVATIONS_PER_ROUND + 1)
