@@ -190,6 +190,7 @@ def run_call(ctx: Context, memory_id: str, tool: str, args: _Args, budget: int) 
             summary = {"units": len(found), "matched": len(found), "scope_widened": True}
         # the best units' own words, so a later step can use a fact they state ("capped at 190 W")
         summary["texts"] = [u.text.split("\nAssistant:")[0][:400] for u in found[:3]]
+        summary["days"] = [(u.start or "")[:10] or None for u in found[:3]]  # when it was said: bounds "since ..." questions
         return [_retrieved_unit(u, tool) for u in found], summary
     raise ToolError(f"no runner for {type(args).__name__}")  # unreachable: validate_call gates the names
 

@@ -53,6 +53,8 @@ def history() -> list[dict[str, Any]]:
                    "user_text": "My coach wants my rides capped at 60 km for now.", "assistant_text": "Sensible."})
     rounds.append({"round_id": "c2", "session_id": "s11", "timestamp": "2025-04-11T12:00:00",
                    "user_text": "My brother rode 164 km on Saturday, show-off.", "assistant_text": "Impressive!"})
+    rounds.append({"round_id": "c3", "session_id": "s7", "timestamp": "2025-04-07T12:00:00",
+                   "user_text": "I switched to tubeless tyres on the road bike today.", "assistant_text": "Fewer flats!"})
     return sorted(rounds, key=lambda r: r["timestamp"])
 
 
@@ -233,3 +235,21 @@ def test_a_measure_noun_names_no_subset() -> None:
     table = {"name": "fuel_log", "rows": 10, "vocabulary": {"fill-up": 3, "fill": 3, "up": 5, "pump": 4},
              "columns": [{"name": "volume", "type": "float", "unit": "L"}]}
     assert mention_filters("Did my average fill-up size rise or fall?", [], table) == []
+
+
+def test_records_bounded_by_an_event_said_once(ctx: Context) -> None:
+    """"Since I switched to tubeless tyres": the day it was said (April 7) bounds the rides."""
+    out = ask(ctx, "Since I switched to tubeless tyres, what has my average ride distance been?")
+    assert [c["tool"] for c in out["calls"]][:2] == ["EventLocate", "Compute"]
+    later = [km for d, km, *_ in RIDES if d > 7]
+    assert first_number(out["answer"]) == pytest.approx(sum(later) / len(later), abs=0.01)
+
+
+def test_a_date_is_no_event() -> None:
+    from adamm.nodes.rules.planner import event_bound
+    from adamm.stores.timeexpr import find_periods
+    from datetime import datetime
+
+    q = "Since March 3, what has my average ride distance been?"
+    assert event_bound(q, find_periods(q, datetime(2025, 5, 1))) is None
+    assert event_bound("Before my coach set the cap, how far did I ride?", []) is not None

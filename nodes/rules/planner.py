@@ -108,7 +108,9 @@ def detect_intent(question: str, periods: list[Period], tables: list[dict[str, A
     text_nc = _strip_comparisons(text)
     value_named = any(value_filters(question, t) for t in tables or [])
     wants_less = bool(re.search(r"\b(less|lower|fewer|worse|shorter|smaller)\b", text, re.I))
-    if tables and _about_something_else(question, periods, tables):
+    bound = event_bound(question, periods)
+    probe = question[:bound.start()] + question[bound.end():] if bound else question  # "since my GP raised the dose, ..."
+    if tables and _about_something_else(probe, find_periods(probe, None) if bound else periods, tables):
         return Intent("retrieve")
     if _DAY_OF.search(text):
         return Intent("day_of")
@@ -704,6 +706,9 @@ def make_plan(question: str, periods: list[Period], intent: Intent, tools: tuple
     if steps and retrieval and stated_fact(question):
         # "more power than the cap my coach set": find the cap first, then compare with it
         steps = [{"goal": "find the value the question compares with, where it was said", "tool": "EventLocate"}, *steps]
+    elif steps and retrieval and intent.kind != "compare" and event_bound(question, periods):
+        # "since my GP raised the dose": find when that happened, then bound the records by it
+        steps = [{"goal": "find when the event the question is bounded by happened", "tool": "EventLocate"}, *steps]
     if not steps and retrieval:
         steps = [{"goal": "find the rounds that talk about it", "tool": "EventLocate"}]
     return steps[:max_steps]
@@ -713,6 +718,17 @@ _FACT_REF = re.compile(
     r"\b(?P<cmp>(?:more|less|higher|lower)\s+(?:\w+\s+)?than|above|below|over|under|within|exceed\w*|beyond|past)\s+"
     r"(?P<fact>(?:the\s+|my\s+)?(?:[\w'’-]+\s+){0,3}?(?:cap|target|goal|limit|allowance|budget|threshold|maximum|minimum))\b"
     r"(?P<tail>(?:\s+(?:that\s+)?(?:my|the)\s+[\w'’]+\s+(?:set|sets|gave|gives|pays|wants|recommended|suggested))?)", re.I)
+
+
+_EVENT_BOUND = re.compile(r"\b(?P<rel>since|after|before)\s+(?P<clause>(?:my|the|i|we|our)\b[^,?;]*?\b(?:[a-z]+ed|began|begun|"
+                          r"went|got|took|made|set|gave|began|put|left|moved|switched|changed|broke|won|lost|came)\b[^,?;]*)", re.I)
+
+
+def event_bound(question: str, periods: list[Period]) -> re.Match[str] | None:
+    """"since my GP raised my dose", "before I switched bikes": records bounded by the day of an
+    event said once in conversation (not a date the question gives: "since March" is a period)."""
+    m = _EVENT_BOUND.search(_mask(question, [p.span for p in periods]))
+    return m if m and not m.group("clause").strip().isdigit() else None
 
 
 def stated_fact(question: str) -> re.Match[str] | None:
@@ -765,6 +781,21 @@ def instantiate(step: int, tool: str, question: str, periods: list[Period], inte
     fact = stated_fact(question)
     if tool == "EventLocate" and fact is not None and step == 0 and intent.kind != "retrieve":
         return tool, {"query": f"{fact.group('fact')}{fact.group('tail')}", "result_budget": 3, "window": 0}
+    bound = event_bound(question, periods) if fact is None and intent.kind not in ("retrieve", "compare") else None
+    if bound is not None and tool == "EventLocate" and step == 0:
+        return tool, {"query": bound.group("clause"), "result_budget": 3, "window": 0}
+    if bound is not None and tool != "EventLocate":
+        day = next((d for r in results for d in r.get("days") or [] if d), None)
+        if day is None:
+            return None
+        rest = question[:bound.start()] + question[bound.end():]
+        call = instantiate(max(step - 1, 0), tool, rest, periods, intent, context, [], encoder)
+        if call is None:
+            return None
+        name, args = call
+        op = {"since": ">", "after": ">", "before": "<"}[bound.group("rel").lower()]  # what was said that day takes effect after it
+        args["column_filters"] = [*(args.get("column_filters") or []), {"column": "date", "op": op, "value": day}]
+        return name, args
     if fact is not None and tool != "EventLocate" and intent.kind != "retrieve":
         texts = [t for r in results for t in r.get("texts") or []]
         if intent.kind == "share":  # the whole condition is the stated value: its table has the value's columns
