@@ -264,7 +264,7 @@ def consolidation(known: Sequence[Known], sets: Sequence[tuple[frozenset[str], i
     """Pairs of attributes that are one quantity under two labels: ``{merged: survivor}``.
 
     Early in a memory the first rounds of a new record type arrive before there is any history
-    to resolve their labels against ("Dist." and "Evening run" both become attributes). Two
+    to resolve their labels against ("Run distance" and "Evening run" both become attributes). Two
     attributes are one when they have the same unit and kind, never appear in the same round,
     share at least one companion attribute, and are recorded with the same *kinds* of companions
     (cosine of companion-unit profiles ≥ ``min_similarity``), and their names share a word (a
