@@ -253,3 +253,12 @@ def test_a_date_is_no_event() -> None:
     q = "Since March 3, what has my average ride distance been?"
     assert event_bound(q, find_periods(q, datetime(2025, 5, 1))) is None
     assert event_bound("Before my coach set the cap, how far did I ride?", []) is not None
+
+
+def test_before_or_after_an_event_said_once(ctx: Context) -> None:
+    out = ask(ctx, "Were my rides longer on average before or after I switched to tubeless tyres?")
+    assert [c["tool"] for c in out["calls"]] == ["EventLocate", "Compute", "Compute"]
+    before = [km for d, km, *_ in RIDES if d <= 7]
+    after = [km for d, km, *_ in RIDES if d > 7]
+    word = "after" if sum(after) / len(after) > sum(before) / len(before) else "before"
+    assert out["answer"].startswith(word)

@@ -9,6 +9,7 @@ retrieved rounds - or "Not mentioned." when nothing answers.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from adamm.nodes.flat import NOT_MENTIONED, rules_answer
@@ -179,6 +180,8 @@ def _label(agg: dict[str, Any], question: str, periods: list[Period]) -> str:
         if all(f in filters for f in side_filters):
             return label
     dates = [f for f in filters if f["column"] == "date"]
+    if dates and dates[0]["op"] in ("<", "<=", ">", ">=") and re.search(r"\bbefore\b.*\bafter\b|\bafter\b.*\bbefore\b", question, re.I):
+        return "before" if dates[0]["op"].startswith("<") else "after"  # "before or after my GP raised the dose"
     if dates:
         v = dates[0]["value"]
         return " to ".join(v) if isinstance(v, list) else str(v)

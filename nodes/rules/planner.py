@@ -706,7 +706,7 @@ def make_plan(question: str, periods: list[Period], intent: Intent, tools: tuple
     if steps and retrieval and stated_fact(question):
         # "more power than the cap my coach set": find the cap first, then compare with it
         steps = [{"goal": "find the value the question compares with, where it was said", "tool": "EventLocate"}, *steps]
-    elif steps and retrieval and intent.kind != "compare" and event_bound(question, periods):
+    elif steps and retrieval and event_bound(question, periods) and (intent.kind != "compare" or _AROUND.search(question)):
         # "since my GP raised the dose": find when that happened, then bound the records by it
         steps = [{"goal": "find when the event the question is bounded by happened", "tool": "EventLocate"}, *steps]
     if not steps and retrieval:
@@ -722,6 +722,9 @@ _FACT_REF = re.compile(
 
 _EVENT_BOUND = re.compile(r"\b(?P<rel>since|after|before)\s+(?P<clause>(?:my|the|i|we|our)\b[^,?;]*?\b(?:[a-z]+ed|began|begun|"
                           r"went|got|took|made|set|gave|began|put|left|moved|switched|changed|broke|won|lost|came)\b[^,?;]*)", re.I)
+
+
+_AROUND = re.compile(r"\bbefore\s+or\s+after\b|\bafter\s+or\s+before\b", re.I)
 
 
 def event_bound(question: str, periods: list[Period]) -> re.Match[str] | None:
@@ -781,7 +784,8 @@ def instantiate(step: int, tool: str, question: str, periods: list[Period], inte
     fact = stated_fact(question)
     if tool == "EventLocate" and fact is not None and step == 0 and intent.kind != "retrieve":
         return tool, {"query": f"{fact.group('fact')}{fact.group('tail')}", "result_budget": 3, "window": 0}
-    bound = event_bound(question, periods) if fact is None and intent.kind not in ("retrieve", "compare") else None
+    bound = event_bound(question, periods) if fact is None and intent.kind != "retrieve" and (
+        intent.kind != "compare" or _AROUND.search(question)) else None
     if bound is not None and tool == "EventLocate" and step == 0:
         return tool, {"query": bound.group("clause"), "result_budget": 3, "window": 0}
     if bound is not None and tool != "EventLocate":
@@ -789,6 +793,13 @@ def instantiate(step: int, tool: str, question: str, periods: list[Period], inte
         if day is None:
             return None
         rest = question[:bound.start()] + question[bound.end():]
+        if intent.kind == "compare":  # "lower before or after my GP raised my dose": the two sides of that day
+            target = choose_target(encoder, rest, periods, tables)
+            if target is None or target.score < MIN_COLUMN_SCORE:
+                return None
+            side = {"column": "date", "op": "<=" if step <= 1 else ">", "value": day}
+            return "Compute", {"table": target.table, "target": target.column if intent.operator != "count" else "*",
+                               "operator": intent.operator, "column_filters": [*period_filters(periods), side]}
         call = instantiate(max(step - 1, 0), tool, rest, periods, intent, context, [], encoder)
         if call is None:
             return None
