@@ -85,14 +85,21 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     try:
         ctx = _context(args)
-        return {"ingest": cmd_ingest, "ask": cmd_ask, "tables": cmd_tables, "stats": cmd_stats, "demo": cmd_demo, "forget": cmd_forget,
+        code = {"ingest": cmd_ingest, "ask": cmd_ask, "tables": cmd_tables, "stats": cmd_stats, "demo": cmd_demo, "forget": cmd_forget,
                 "eval": cmd_eval}[args.command](args, ctx)
+        sys.stdout.flush()  # a reader that went away shows here, in the handler below, not at exit
+        return code
     except (FormatError, InputError, ConfigError, StoreError, EncoderError) as exc:
         sys.stderr.write(f"adamm: error: {_one_line(exc)}\n")
         return EXIT_USAGE
     except KeyboardInterrupt:
         sys.stderr.write("adamm: interrupted; rounds already stored are kept, rerun to finish\n")
         return 130
+    except BrokenPipeError:
+        # the reader went away (`adamm stats ... | head -5`): what it read is what it wanted
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_OK
 
 
 def _one_line(exc: BaseException) -> str:
@@ -292,7 +299,15 @@ def cmd_stats(args: argparse.Namespace, ctx: Any) -> int:
 
 def cmd_forget(args: argparse.Namespace, ctx: Any) -> int:
     from adamm.forget import forget  # noqa: PLC0415
+    from adamm.nodes.backends import backends  # noqa: PLC0415
 
+    if args.rounds:  # an id that names nothing is a typo: say so and change nothing
+        known = {r.round_id for r in backends(ctx).sql.get_rounds(args.memory_id, args.rounds)}
+        missing = [r for r in args.rounds if r not in known]
+        if missing:
+            sys.stderr.write(f"adamm: error: memory {args.memory_id!r} has no round {', '.join(map(repr, missing))}; "
+                             "nothing was forgotten\n")
+            return EXIT_USAGE
     report = forget(ctx, args.memory_id, round_ids=args.rounds, session_id=args.session, everything=args.everything)
     if args.json:
         _print_json(report.to_dict())

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,6 +14,9 @@ import pytest
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+# No test may touch the user's own data directory: a test that builds a context without a home
+# of its own lands in a throwaway one for the whole run.
+os.environ["ADAMM_HOME"] = tempfile.mkdtemp(prefix="adamm-tests-home-")
 
 PG_ADMIN = os.environ.get("ADAMM_TEST_PG_ADMIN", "postgresql://postgres@127.0.0.1:5432/postgres")
 

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import io
 import json
+import os
 import subprocess
+import tempfile
 import sys
 from pathlib import Path
 
@@ -96,3 +99,26 @@ def test_console_script_and_demo(home) -> None:
     assert "sleep_log" in out.stdout and "Compute(avg" in out.stdout
     bad = subprocess.run([*cmd, "frobnicate"], capture_output=True, text=True, timeout=120)
     assert bad.returncode == 2 and "invalid choice" in bad.stderr
+
+
+def test_a_reader_that_goes_away_is_no_error(home, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`adamm stats ... | head -5`: the closed pipe ends the command quietly, exit 0."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+
+    class ClosedPipe(io.StringIO):
+        def write(self, text: str) -> int:
+            raise BrokenPipeError(32, "Broken pipe")
+
+        def fileno(self) -> int:
+            return write_end
+
+    monkeypatch.setattr(sys, "stdout", ClosedPipe())
+    try:
+        assert main(["stats", "--memory-id", "nothing-here"]) == 0
+    finally:
+        os.close(write_end)
+
+
+def test_the_suite_never_uses_the_users_data_directory() -> None:
+    assert os.environ["ADAMM_HOME"].startswith(tempfile.gettempdir())

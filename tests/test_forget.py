@@ -134,6 +134,9 @@ def test_forget_all_and_the_cli(home, capsys) -> None:
     ingest.invoke({"memory_id": "m", "rounds": base(8)}, context=ctx)
     ingest.invoke({"memory_id": "keep", "rounds": base(8)}, context=ctx)
     keep = memory_stats(ctx, "keep")
+    before = memory_stats(ctx, "m")
+    assert main(["forget", "--memory-id", "m", "--round", "r1", "--round", "nope"]) == 2  # a typo changes nothing
+    assert "'nope'" in capsys.readouterr().err and memory_stats(ctx, "m") == before
     assert main(["forget", "--memory-id", "m", "--round", "r1", "--round", "r3", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["rounds"] == 2 and report["events"] == 2
