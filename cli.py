@@ -183,7 +183,19 @@ def cmd_ask(args: argparse.Namespace, ctx: Any) -> int:
     from adamm.nodes.cost import summarize  # noqa: PLC0415
     from adamm.nodes.ingest import check_memory_id  # noqa: PLC0415
 
+    from adamm.nodes.flat import check_question  # noqa: PLC0415
+    from adamm.stores.records import parse_time  # noqa: PLC0415
+
     check_memory_id(args.memory_id)
+    try:  # bad input is one line and exit 2, before anything runs
+        check_question(args.question)
+    except ValueError as exc:
+        return _usage(_one_line(exc))
+    try:
+        if args.now is not None and parse_time(args.now) is None:
+            raise ValueError(f"cannot read {args.now!r} as a date")
+    except ValueError as exc:
+        return _usage(f"--now: {_one_line(exc)}")
     if backends(ctx).sql.count_rounds(args.memory_id) == 0:
         return _usage(f"memory {args.memory_id!r} holds no rounds; run 'adamm ingest' first")
     out = ask(ctx, args.memory_id, args.question, args.now)

@@ -122,3 +122,11 @@ def test_a_reader_that_goes_away_is_no_error(home, monkeypatch: pytest.MonkeyPat
 
 def test_the_suite_never_uses_the_users_data_directory() -> None:
     assert os.environ["ADAMM_HOME"].startswith(tempfile.gettempdir())
+
+
+def test_a_bad_question_or_now_is_one_line_and_exit_2(home, capsys) -> None:
+    for argv, word in ((["ask", "", "--memory-id", "m"], "question"), (["ask", "x" * 10_000, "--memory-id", "m"], "question"),
+                       (["ask", "how far did I run?", "--memory-id", "m", "--now", "next tuesday"], "--now")):
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("adamm: error:") and word in err and "Traceback" not in err and err.count("\n") == 1
