@@ -432,8 +432,11 @@ class _Induction:
                     continue
                 counts["table_rows"] += self._discover(schema)
                 counts["schemas_discovered"] += 1
-        counts["table_rows"] += self._widen_by_facets(obs)
         best = self._best_by_record(obs)  # once per round, not once per table
+        written, widened = self._widen_by_facets(obs, best)
+        counts["table_rows"] += written
+        if widened:
+            best = self._best_by_record(obs)  # a widened table may now fit a record better
         for schema, table in self.active.items():
             rows = self._rows(rnd.round_id, rnd.order, rnd.timestamp, obs, schema, best)
             for key in [k for k in self.rows[table] if k[0] == rnd.round_id]:
@@ -530,14 +533,16 @@ class _Induction:
 
     def _unit(self, attribute: str) -> str | None:
         if self._units is None or attribute not in self._units:
-            self._units = {a.name: a.unit for a in self.sql.attributes(self.memory_id)}
-            self._kinds = {a.name: a.kind for a in self.sql.attributes(self.memory_id)}
+            known = self.sql.attributes(self.memory_id)
+            self._units = {a.name: a.unit for a in known}
+            self._kinds = {a.name: a.kind for a in known}
         return self._units.get(attribute)
 
     def _numeric(self, schema: frozenset[str]) -> frozenset[str]:
         """The schema's measured attributes (not its categorical ones)."""
-        for a in schema:
-            self._unit(a)
+        if any(a not in self._kinds for a in schema):
+            self._units = None  # an attribute newer than the cache: reload once
+            self._unit(next(iter(schema)))
         return frozenset(a for a in schema if self._kinds.get(a) != "text")
 
     # -- rows ------------------------------------------------------------------------------
@@ -573,22 +578,16 @@ class _Induction:
 
     def _best_by_record(self, obs: list[ObservationRecord]) -> dict[int, frozenset[str] | None]:
         """The schema each record of a round belongs to (:meth:`_best`)."""
-        by_record: dict[int, list[ObservationRecord]] = defaultdict(list)
-        for o in obs:
-            by_record[o.record].append(o)
-        return {r: self._best(frozenset(o.attribute for o in g), _measured(g)) for r, g in by_record.items()}
+        return {r: self._best(frozenset(o.attribute for o in g), _measured(g)) for r, g in _by_record(obs).items()}
 
     def _rows(self, round_id: str, order: int | None, ts: datetime | None, obs: list[ObservationRecord],
               schema: frozenset[str], best: dict[int, frozenset[str] | None] | None = None) -> list[dict[str, Any]]:
         """One row per record of the round that holds a record of the schema (``best``: each
         record's schema, when the caller has it)."""
-        by_record: dict[int, list[ObservationRecord]] = defaultdict(list)
-        for o in obs:
-            by_record[o.record].append(o)
         if best is None:
             best = self._best_by_record(obs)
         rows = []
-        for record, group in sorted(by_record.items()):
+        for record, group in sorted(_by_record(obs).items()):
             if best.get(record) != schema:
                 continue
             row: dict[str, Any] = {"source": round_id, "record": record, "order": order, "time": ts, "observed_at": None,
@@ -600,25 +599,26 @@ class _Induction:
             rows.append(row)
         return rows
 
-    def _widen_by_facets(self, obs: list[ObservationRecord]) -> int:
+    def _widen_by_facets(self, obs: list[ObservationRecord], best: dict[int, frozenset[str] | None]) -> tuple[int, bool]:
         """Categorical fields ride along with the record they describe: a record's text values
-        (its book, route, station) become columns of the table its measured values chose, once
-        the field has been seen twice - Apriori support alone would never join a field shared
-        by several record types (a started book's genre) to the rarer type's table."""
-        by_record: dict[int, list[ObservationRecord]] = defaultdict(list)
-        for o in obs:
-            by_record[o.record].append(o)
-        written = 0
-        for group in by_record.values():
+        (its book, route, station) become columns of the table its measured values chose
+        (``best``), once the field has been seen twice - Apriori support alone would never join
+        a field shared by several record types (a started book's genre) to the rarer type's
+        table. Returns the rows back-filled and whether a table was widened."""
+        written, widened = 0, False
+        for record, group in _by_record(obs).items():
             attrs, measured = frozenset(o.attribute for o in group), _measured(group)
-            schema = self._best(attrs, measured)
+            schema = best.get(record)
+            if schema is not None and schema not in self.active:  # widened for an earlier record: place it anew
+                schema = self._best(attrs, measured)
             if schema is None or len(measured & schema) < 0.5 * len(self._numeric(schema)):
                 continue  # a bare amount in the fill-up table until a table of its own kind appears
             extra = frozenset(o.attribute for o in group if o.value_num is None and o.value_text and o.attribute not in schema
                               and o.attribute not in self.context and self.index.single_support(o.attribute) >= 2)
             if extra and schema in self.active:
                 written += self._evolve(schema, schema | extra)
-        return written
+                widened = True
+        return written, widened
 
     def _variant_of(self, schema: frozenset[str]) -> frozenset[str] | None:
         """The active schema ``schema`` is a variant of, if any: they share at least three
@@ -683,6 +683,14 @@ class _Induction:
                         fixed[key] = None
                 clean.append(fixed)
             return self.sql.upsert_rows(self.memory_id, table, clean)
+
+
+def _by_record(obs: Sequence[ObservationRecord]) -> dict[int, list[ObservationRecord]]:
+    """A round's observations per record of the round."""
+    out: dict[int, list[ObservationRecord]] = defaultdict(list)
+    for o in obs:
+        out[o.record].append(o)
+    return out
 
 
 def _measured(group: Sequence[ObservationRecord]) -> frozenset[str]:

@@ -184,6 +184,11 @@ def _clock_hour(m: re.Match[str]) -> int | None:
     return None
 
 
+def _is_vocabulary_word(text: str) -> bool:
+    """Is the text one value of a closed vocabulary ("Lunch", 'Commute', "Group ride")?"""
+    return any(_lookup(table, text) for _, table in _VOCABULARIES)
+
+
 def _is_name(words: list[str]) -> bool:
     """A name has a word that is not a calendar word, no digits ("E10", "pump 3"), and is not an
     abbreviation alone ("SYS", "EUR", "TOTAL EUR": labels and units on a display)."""
@@ -201,7 +206,7 @@ def _trim_title(text: str, start: int, end: int) -> tuple[int, int]:
     words = list(re.finditer(r"\S+", text[start:end]))
     while words and (words[0].group().lower() in _OPENERS or re.fullmatch(r"[A-Z][a-z]+(?:ed|ing)", words[0].group())
                      or words[0].group().lower() in ("of", "to", "and", "in", "on", "at", "for", "&")
-                     or any(_lookup(v[1], words[0].group()) for v in _VOCABULARIES)):  # "Lunch at Sweetgreen"
+                     or _is_vocabulary_word(words[0].group())):  # "Lunch at Sweetgreen"
         words.pop(0)
     while words and words[-1].group().lower() in ("of", "the", "to", "and", "in", "on", "a", "an", "at", "for", "&"):
         words.pop()
@@ -330,7 +335,7 @@ def _facets(text: str) -> tuple[Facet, ...]:
     """:func:`find_facets`, cached: a round's units are read again for each of its records."""
     out: list[Facet] = []
     names = [(a, b, r) for a, b, r in _names(text, [(m.start(), m.end()) for m in _FUEL_NAMED.finditer(text)])
-             if not any(_lookup(v[1], text[a:b]) for v in _VOCABULARIES)]  # 'Commute', "Group ride": a kind, not a name
+             if not _is_vocabulary_word(text[a:b])]  # 'Commute', "Group ride": a kind, not a name
     name_spans = [(a, b) for a, b, _ in names]
 
     def inside_name(a: int, b: int) -> bool:
