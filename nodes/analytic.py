@@ -114,7 +114,7 @@ def consolidate_attributes(sql: SqlStore, memory_id: str, rounds: Sequence[Round
         fresh[o.round_id].add(o.attribute)
     sets = sets + [(frozenset(a), 1) for rid, a in fresh.items() if counted.get(rid) is None]
     frozen = frozenset(a for s in sql.schemas(memory_id) for a in s.attributes)
-    plan = consolidation(known, sets, frozen=frozen)
+    plan = consolidation(known, sets, frozen=frozen, ranges=sql.value_ranges(memory_id))
     units = {k.name: k.unit for k in known}
     for source, target in plan.items():
         while target in plan:  # chains: a -> b -> c
@@ -501,8 +501,8 @@ class _Induction:
         return self._backfill(new, table, self._holders(new))
 
     def _describe(self, schema: frozenset[str], taken: set[str], first_seen: str | None) -> TableDescription:
-        samples = self._samples(schema)
-        rules = describe_table(samples, taken, first_seen, self.index.support(schema))
+        samples, texts = self._samples(schema)
+        rules = describe_table(samples, taken, first_seen, self.index.support(schema), texts)
         if self.ctx.describer == "rules":
             return rules
         return self._model_describe(samples, taken, rules)
@@ -518,17 +518,21 @@ class _Induction:
         self.entries.append(entry.to_dict())
         return validate_description(out, {s.name for s in samples}, taken, fallback)
 
-    def _samples(self, schema: frozenset[str]) -> list[ColumnSample]:
+    def _samples(self, schema: frozenset[str]) -> tuple[list[ColumnSample], list[str]]:
+        """Sampled values per column, and the own words of the sampled records (that name the table)."""
         obs = self.sql.observations(self.memory_id, attributes=sorted(schema))
         values: dict[str, list[float | str]] = defaultdict(list)
+        texts: dict[tuple[str, int], str] = {}
         for o in obs[-200:]:
             v = o.value_num if o.value_num is not None else o.value_text
             if v is not None and len(values[o.attribute]) < 20:
                 values[o.attribute].append(v)
-        return [ColumnSample(a, self._unit(a), values.get(a, []), self.index.single_support(a)) for a in sorted(schema)]
+            texts.setdefault((o.round_id, o.record), o.context or "")
+        samples = [ColumnSample(a, self._unit(a), values.get(a, []), self.index.single_support(a)) for a in sorted(schema)]
+        return samples, list(texts.values())
 
     def _types(self, attrs: Sequence[str]) -> dict[str, str]:
-        samples = {s.name: s for s in self._samples(frozenset(attrs))}
+        samples = {s.name: s for s in self._samples(frozenset(attrs))[0]}
         return {a: infer_type(samples[a].values) if a in samples else "float" for a in attrs}
 
     def _unit(self, attribute: str) -> str | None:

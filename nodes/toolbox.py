@@ -16,6 +16,7 @@ rounds and the evaluation can measure evidence recall.
 from __future__ import annotations
 
 import json
+import re
 from datetime import date, datetime
 from typing import Any, Literal
 
@@ -233,9 +234,25 @@ def _day(value: Any) -> str | None:
     return None
 
 
-def _units_of(sql: Any, memory_id: str, table: str) -> dict[str, str | None]:
+def _units_of(sql: Any, memory_id: str, table: str, expression: str | None = None) -> dict[str, str | None]:
+    """Column units, plus the unit of a speed ``expression`` ("distance / duration * 60": km/h)."""
     info = sql.table(memory_id, table, missing_ok=True)
-    return {c.name: c.unit for c in info.columns} if info else {}
+    units = {c.name: c.unit for c in info.columns} if info else {}
+    if expression and expression not in units:
+        units[expression] = expression_unit(expression, units)
+    return units
+
+
+_SPEED = re.compile(r"^(?P<d>\w+) / (?P<t>\w+)(?: \* (?P<k>60|3600))?$")
+
+
+def expression_unit(expression: str, units: dict[str, str | None]) -> str | None:
+    """The unit of a distance over a duration scaled to hours, as the rules planner writes it."""
+    m = _SPEED.match(expression)
+    if not m or units.get(m["d"]) not in ("km", "mi"):
+        return None
+    per = {None: "h", "60": "min", "3600": "s"}[m["k"]]
+    return f"{units[m['d']]}/h" if units.get(m["t"]) == per else None
 
 
 def _render_row(row: dict[str, Any], units: dict[str, str | None]) -> tuple[str, dict[str, Any]]:
@@ -252,7 +269,7 @@ def _fmt(v: Any) -> str:
 
 
 def _row_units(sql: Any, memory_id: str, res: analytic.ToolResult) -> list[dict[str, Any]]:
-    units = _units_of(sql, memory_id, res.table)
+    units = _units_of(sql, memory_id, res.table, res.expression if res.tool == "Rank" else None)
     out = []
     for row in res.rows:
         day = _day(row.get("date") or row.get("time"))
@@ -269,7 +286,7 @@ def _row_units(sql: Any, memory_id: str, res: analytic.ToolResult) -> list[dict[
 
 def _compute_unit(sql: Any, memory_id: str, res: analytic.ToolResult) -> dict[str, Any]:
     d = res.to_dict()
-    units = _units_of(sql, memory_id, res.table)
+    units = _units_of(sql, memory_id, res.table, res.expression)
     unit = units.get(res.expression or "")
     rows = [{"date": _day(r.get("date") or r.get("time")), "source": str(r["source"]),
              "value": analytic._jsonable(r.get(res.expression)) if res.expression in r else None} for r in res.rows]

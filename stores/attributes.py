@@ -259,16 +259,35 @@ def _cosine(a: Counter, b: Counter) -> float:
     return dot / (na * nb) if na and nb else 0.0
 
 
+#: Two value ranges are alike when the gap between them is under this factor: a few weigh-ins
+#: at 79.8-80.8 kg and the weights at 80.9-82.3 kg are one series; a book's 250-450 pages and a
+#: session's 20-60 are not.
+RANGE_GAP = 1.5
+
+
+def ranges_overlap(a: tuple[float, float] | None, b: tuple[float, float] | None) -> bool:
+    """Are two attributes' value ranges alike (overlapping, or apart by less than ``RANGE_GAP``)?"""
+    if a is None or b is None:
+        return False
+    low, high = max(a[0], b[0]), min(a[1], b[1])
+    if low <= high:
+        return True
+    return high > 0 and low <= RANGE_GAP * high
+
+
 def consolidation(known: Sequence[Known], sets: Sequence[tuple[frozenset[str], int]], *, frozen: frozenset[str] = frozenset(),
-                  min_similarity: float = 0.9) -> dict[str, str]:
+                  min_similarity: float = 0.9, ranges: dict[str, tuple[float, float]] | None = None) -> dict[str, str]:
     """Pairs of attributes that are one quantity under two labels: ``{merged: survivor}``.
 
     Early in a memory the first rounds of a new record type arrive before there is any history
     to resolve their labels against ("Run distance" and "Evening run" both become attributes). Two
     attributes are one when they have the same unit and kind, never appear in the same round,
     share at least one companion attribute, and are recorded with the same *kinds* of companions
-    (cosine of companion-unit profiles ≥ ``min_similarity``), and their names share a word (a
-    started book's ``size`` is no session's ``pages``). The survivor is the one seen in
+    (cosine of companion-unit profiles ≥ ``min_similarity``), and either their names share a
+    word ("evening run" / "run distance") or they are recorded with the same *named* companions
+    and their values overlap ("Scale says 82.2 kg" / "weight 81.4 kg" beside a night's sleep;
+    a started book's 320-page ``size`` never overlaps a session's 25 ``pages``, an odometer's
+    56,694 km never a ride's 30 km). The survivor is the one seen in
     more rounds; ``frozen`` attributes (already table columns) are never merged away. Several
     candidate partners (a game's "goals for" vs "score for" / "score against") are told apart
     by shared words, else left alone.
@@ -291,11 +310,18 @@ def consolidation(known: Sequence[Known], sets: Sequence[tuple[frozenset[str], i
             names_o, units_o = profiles[other.name]
             if not set(names_k) & set(names_o) - {k.name, other.name}:
                 continue
-            if _cosine(units_k, units_o) >= min_similarity and words(k.name) & words(other.name):
-                partners.append(other)  # one field under two labels shares a word ("evening run" / "run distance")
+            if _cosine(units_k, units_o) < min_similarity:
+                continue
+            if words(k.name) & words(other.name) or (
+                    _cosine(names_k, names_o) >= min_similarity and ranges_overlap((ranges or {}).get(k.name), (ranges or {}).get(other.name))):
+                partners.append(other)
         if len(partners) > 1:
             mine = words(k.name)
             partners = [p for p in partners if words(p.name) & mine] or partners
+        if len(partners) > 1 and not any((a.name, b.name) in together for a in partners for b in partners):
+            # "scale", "weigh in" and "weight" beside a night's sleep: three labels of one
+            # quantity (none recorded with another); all go to the most recorded one.
+            partners = [max(partners, key=lambda p: (support[p.name], p.name))]
         if len(partners) == 1:
             merged[k.name] = partners[0].name
     return merged

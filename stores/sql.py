@@ -648,6 +648,16 @@ class SqlStore:
                 s.add(AttributeSetRecord(memory_id=memory_id, key="|".join(attrs), attributes=list(attrs), count=n))
             return moved
 
+    def value_ranges(self, memory_id: str) -> dict[str, tuple[float, float]]:
+        """Smallest and largest numeric value of every attribute (one grouped query)."""
+        with self.session() as s:
+            rows = s.execute(
+                select(ObservationRecord.attribute, func.min(ObservationRecord.value_num), func.max(ObservationRecord.value_num))
+                .where(ObservationRecord.memory_id == memory_id, ObservationRecord.value_num.is_not(None))  # type: ignore[union-attr]
+                .group_by(ObservationRecord.attribute)
+            ).all()
+        return {a: (float(lo), float(hi)) for a, lo, hi in rows}
+
     def attribute_sets(self, memory_id: str) -> list[tuple[frozenset[str], int]]:
         with self.session() as s:
             rows = s.execute(select(AttributeSetRecord).where(AttributeSetRecord.memory_id == memory_id, AttributeSetRecord.count > 0)).scalars()

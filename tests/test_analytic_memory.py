@@ -196,6 +196,24 @@ def test_consolidation_merges_labels_of_one_field_and_nothing_else() -> None:
     assert consolidation(known, [*sets, (frozenset({"run_distance", "evening_run"}), 1)]).get("evening_run") is None
 
 
+def test_labels_that_share_no_word_merge_by_companions_and_values() -> None:
+    """"weight", "scale" and "weigh-in" beside a night's sleep are one series (same companions,
+    alike values) and go to the most recorded label; an odometer beside the same companions as a
+    ride's distance is not merged (its values are a thousand times larger)."""
+    from adamm.stores.attributes import Known, consolidation, ranges_overlap
+
+    known = [Known("weight", "kg", "mass", "float"), Known("scale", "kg", "mass", "float"), Known("weigh_in", "kg", "mass", "float"),
+             Known("sleep", "h", "duration", "float"), Known("distance", "km", "distance", "float"),
+             Known("odometer", "km", "distance", "float"), Known("litres", "L", "volume", "float")]
+    sets = [(frozenset({"weight", "sleep"}), 6), (frozenset({"scale", "sleep"}), 3), (frozenset({"weigh_in", "sleep"}), 2),
+            (frozenset({"distance", "litres"}), 5), (frozenset({"odometer", "litres"}), 4)]
+    ranges = {"weight": (80.9, 82.3), "scale": (79.9, 82.2), "weigh_in": (79.8, 80.8), "sleep": (5.7, 8.2),
+              "distance": (480.0, 610.0), "odometer": (56694.0, 61200.0), "litres": (38.0, 45.0)}
+    assert consolidation(known, sets, ranges=ranges) == {"weigh_in": "weight", "scale": "weight"}
+    assert consolidation(known, sets) == {}  # without values, names that share no word stay apart
+    assert ranges_overlap((79.8, 80.8), (80.9, 82.3)) and not ranges_overlap((250, 450), (20, 60))
+
+
 def test_rows_keep_their_captions_and_cells_their_provenance(built) -> None:
     ctx, devset, _, _ = built
     sql = backends(ctx).sql

@@ -203,6 +203,47 @@ def test_intents_of_count_like_questions() -> None:
     assert recent.kind != "group"
 
 
+@pytest.mark.parametrize("question, op", [
+    ("How much did my weight change since I started?", "delta"), ("What was the net change in my savings?", "delta"),
+    ("How much weight did I lose in March?", "delta"), ("How much has my resting pulse dropped?", "delta"),
+    ("Did my weight go up or down?", "trend"), ("How much did I spend in March?", "sum"),
+])
+def test_net_change_questions_are_the_last_minus_the_first(question: str, op: str) -> None:
+    from adamm.nodes.rules.planner import detect_intent
+    from adamm.stores.timeexpr import find_periods
+
+    from datetime import date
+
+    assert detect_intent(question, find_periods(question, date(2026, 4, 5))).operator == op
+
+
+def test_since_i_started_is_no_event() -> None:
+    from adamm.nodes.rules.planner import event_bound
+
+    assert event_bound("How much did my weight change since I started logging it?", []) is None
+    assert event_bound("How far did I ride since I switched bikes?", []) is not None
+
+
+def test_fastest_is_distance_over_time_when_no_column_says_speed() -> None:
+    from adamm.nodes.rules.planner import speed_expression
+
+    cols = [{"name": "distance", "type": "float", "unit": "km"}, {"name": "duration", "type": "float", "unit": "min"}]
+    assert speed_expression("What was my fastest run?", {"name": "run_log", "columns": cols}) == "distance / duration * 60"
+    assert speed_expression("What was my longest run?", {"name": "run_log", "columns": cols}) is None
+    with_speed = [*cols, {"name": "avg_speed", "type": "float", "unit": "km/h"}]
+    assert speed_expression("What was my fastest ride?", {"name": "ride_log", "columns": with_speed}) is None
+
+
+def test_a_table_is_named_after_the_record_its_rows_mention() -> None:
+    from adamm.nodes.rules.describer import ColumnSample, table_name
+
+    cols = [ColumnSample("distance", "km", [5.2, 8.1], 9), ColumnSample("duration", "min", [27.0, 44.8], 9)]
+    assert table_name(cols, set(), ["Ran 5.4 km in 27 minutes", "Watch photo after the run", "Run done!"]) == "run_log"
+    assert table_name(cols, set(), ["5.4 km in 27 minutes", "8.1 km", "Run done!"]) != "run_log"  # too few say it
+    sleep = [ColumnSample("deep_sleep", "h", [1.0], 5), ColumnSample("total_sleep", "h", [7.0], 5)]
+    assert table_name(sleep, set(), ["ran a bit, slept well"] * 3) == "sleep_log"  # the columns say what a row is
+
+
 def test_a_price_a_litre_is_compared_with_the_price_column() -> None:
     from adamm.nodes.rules.planner import Target, condition_filters
 

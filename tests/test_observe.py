@@ -122,10 +122,47 @@ def test_game_results_scores_and_opponents() -> None:
     ("for Tuesday, November 12", date(2024, 11, 12)), ("backfilling Nov 3", date(2024, 11, 3)),
     ("yesterday", date(2024, 11, 19)), ("on Monday", date(2024, 11, 18)), ("Sunday's session", date(2024, 11, 17)),
     ("3 days ago", date(2024, 11, 17)), ("this evening", date(2024, 11, 20)),
+    ("ran on Tues", date(2024, 11, 19)), ("paid on the 4th", date(2024, 11, 4)), ("on the 24th", date(2024, 10, 24)),
 ])
 def test_day_cues(text: str, day: date) -> None:
     (hit,) = [d for d in find_dates(text, REF.date()) if d.kind != "clock"]
     assert hit.day == day
+
+
+@pytest.mark.parametrize("text, minutes", [
+    ("Distance 3.7 km · Time 18:47", 18 + 47 / 60),    # 18 hours would be 0.2 km/h: minutes and seconds
+    ("TIME 44:50", 44 + 50 / 60),                       # no day has 44 hours
+    ("ran 6.2 km in 32 minutes 9 seconds", 32.15), ("took 5 min 30 s", 5.5),
+    ("Rode 42 km in 1:45", 105.0),                      # 24 km/h: hours and minutes
+    ("sleep was 7:51", 471.0), ("Deep 1h05", 65.0), ("walked for half an hour", 30.0),
+    ("an hour and a half on the trainer", 90.0), ("ran 10 km in an hour", 60.0),
+])
+def test_durations_in_every_written_form(text: str, minutes: float) -> None:
+    (sp,) = [s for s in find_spans(text) if s.dimension == "duration"]
+    assert convert(sp.num, sp.unit, "min") == pytest.approx(minutes)
+
+
+def test_an_hour_from_now_is_no_duration() -> None:
+    assert not [s for s in find_spans("see you in an hour ago") if s.dimension == "duration"]
+
+
+@pytest.mark.parametrize("text, fields", [
+    ("Sports watch display: DIST 6.2 KM | TIME 32:09 | HR 135 | CAL 421",   # a label that is also a unit ("HR")
+     {"distance": 6.2, "duration": 32.15, "heart_rate": 135.0, "calories": 421.0}),
+    ("Saturday run was 12.0 km in 1:08:30, heart rate averaged 149.",      # the day and the record are no field names
+     {"distance": 12.0, "duration": 1 + 8 / 60 + 30 / 3600, "avg_heart_rate": 149.0}),
+    ("Swam for 40 minutes.", {"duration": 40.0}),
+])
+def test_field_names_from_labels_units_and_record_nouns(text: str, fields: dict) -> None:
+    got = {d.attribute: d.value_num for d in extract_round(rnd(text)) if d.value_num is not None}
+    assert got == pytest.approx(fields)
+    units = {d.attribute: d.unit for d in extract_round(rnd(text))}
+    assert all(units[a] == "bpm" for a in got if "heart_rate" in a)  # "HR 135" is beats per minute
+
+
+def test_a_receipt_time_stays_a_clock() -> None:
+    assert [d.kind for d in find_dates("Receipt 12.40 EUR, Time 18:47", REF.date())] == ["clock"]
+    assert [d.kind for d in find_dates("Distance 3.7 km · Time 18:47", REF.date())] == []
 
 
 def test_clock_times_are_neither_days_nor_values() -> None:

@@ -125,15 +125,16 @@ def _rows(intent: Intent, rows: list[dict[str, Any]], calls: list[dict[str, Any]
         top = rows[0]
         value = top["values"].get(expr)
         unit = top["units"].get(expr)
+        label = "speed" if unit and unit.endswith("/h") and " / " in str(expr) else expr
         tied = [r for r in rows if r["values"].get(expr) == value]
         days = ", ".join(r["date"] or "undated" for r in tied)
         which = WHICH_NOUN.search(question)
         named = [k for k in top["values"] if which and isinstance(top["values"][k], str)
                  and _singular(which.group("noun").lower()) in k.lower().split("_")]
         if named and not intent.asks_day:  # "on which route ...": the row's route
-            return f"{top['values'][named[0]]} ({expr} {format_value(value, unit)} on {days})"
+            return f"{top['values'][named[0]]} ({label} {format_value(value, unit)} on {days})"
         if intent.asks_day or intent.kind in ("rank", "day_of"):
-            return f"{days} ({expr} {format_value(value, unit)})"
+            return f"{days} ({label} {format_value(value, unit)})"
         return f"{format_value(value, unit)} on {days}"
     days = list(dict.fromkeys(r["date"] for r in rows if r.get("date")))  # two readings on one day: one day
     listed = ", ".join(days)

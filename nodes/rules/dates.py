@@ -48,9 +48,36 @@ _REL = re.compile(
     r"|(?P<today>today(?:'s|’s)?|tonight(?:'s|’s)?|this\s+(?:morning|afternoon|evening)(?:'s|’s)?)"
     r"|(?P<ago>\d{1,2}|one|two|three|four|five|six|seven|a)\s+days?\s+ago"
     r"|(?:(?P<wdmode>on|last|this|past)\s+)?(?P<wd>" + _WD_FULL + r")(?:'s|’s)?"
+    r"|(?P<abmode>on|last|this|past)\s+(?P<wdab>mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)\.?(?![\w-])"
+    r"|on\s+the\s+(?P<nth>\d{1,2})(?:st|nd|rd|th)(?!\s+(?:of\s+)?" + _MON + r")"
     r")\b", re.I)
 _CLOCK = re.compile(r"(?<![\w:.])(?:\d{1,2}:\d{2}(?::\d{2})?\s?(?:[ap]\.?m\.?|AM|PM)(?!\w)|\d{1,2}\s?(?:[ap]\.m\.|AM|PM|am|pm)(?!\w)"
                     r"|(?<=at\s)\d{1,2}:\d{2}(?![\d:])|\b[0-2]\d:[0-5]\d(?![\d:])(?!\s?(?:h|min|moving|long|elapsed)\b))")
+
+
+_DISTANCE = re.compile(r"(?<![\w.,])(\d{1,3}(?:[.,]\d{1,2})?)\s?(km|kilomet(?:er|re)s?|mi|miles?)\b", re.I)
+#: Speeds a person covers a distance at (walking to cycling), in km/h.
+_HUMAN_SPEED = (1.5, 80.0)
+_DURATION_LABEL = re.compile(r"(?i)\b(?:time|duration|moving|elapsed|took|in)\s*:?\s*$")
+
+
+def minutes_and_seconds(text: str, a: int, b: int) -> bool:
+    """Is "a:b" minutes and seconds rather than hours and minutes?
+
+    No day has 24 hours of anything, so "44:50" is minutes; under that the distance in the
+    same text decides: "Distance 3.7 km · Time 18:47" is a run of 18 minutes, not 18 hours
+    (0.2 km/h), while "42 km ... 1:45" is a ride of an hour and three quarters."""
+    if a >= 24:
+        return True
+    m = _DISTANCE.search(text)
+    if m is None or a + b == 0:
+        return False
+    km = float(m.group(1).replace(",", "."))
+    if m.group(2).lower().startswith("mi"):
+        km *= 1.609344
+    lo, hi = _HUMAN_SPEED
+    as_hours, as_minutes = km / (a + b / 60), km / ((a + b / 60) / 60)
+    return not lo <= as_hours <= hi and lo <= as_minutes <= hi
 
 
 @dataclass
@@ -115,6 +142,9 @@ def find_dates(text: str, ref: date | None) -> list[DateSpan]:
         out.append(DateSpan(m.start(), m.end(), "rel", _relative(m, ref)))
     taken = [(s.start, s.end) for s in out]
     for m in _CLOCK.finditer(text):
+        bare = re.fullmatch(r"(\d\d):(\d\d)", m.group(0))
+        if bare and _DURATION_LABEL.search(text, 0, m.start()) and minutes_and_seconds(text, int(bare[1]), int(bare[2])):
+            continue  # "Distance 3.7 km · Time 18:47": a run of 18 minutes, not a time of day
         if not any(a <= m.start() < b for a, b in taken):
             out.append(DateSpan(m.start(), m.end(), "clock", None))
     out.sort(key=lambda s: s.start)
@@ -133,9 +163,18 @@ def _relative(m: re.Match[str], ref: date | None) -> date | None:
     if m.group("ago"):
         n = m.group("ago").lower()
         return ref - timedelta(days=int(n) if n.isdigit() else _SMALL[n])
-    wd = WEEKDAYS[m.group("wd").lower()]
+    if m.group("nth"):
+        # "on the 4th": this month's 4th, or last month's when this month's is still to come
+        day, month, year = int(m.group("nth")), ref.month, ref.year
+        if day > ref.day:
+            month, year = (12, year - 1) if month == 1 else (month - 1, year)
+        try:
+            return date(year, month, day)
+        except ValueError:
+            return None
+    wd = WEEKDAYS[(m.group("wd") or m.group("wdab")).lower()]
     back = (ref.weekday() - wd) % 7
-    mode = (m.group("wdmode") or "").lower()
+    mode = (m.group("wdmode") or m.group("abmode") or "").lower()
     if back == 0 and mode != "this":
         back = 7
     return ref - timedelta(days=back)

@@ -43,7 +43,40 @@ def infer_type(values: Sequence[float | str]) -> str:
     return "float" if values and len(numeric) == len(values) else "text"
 
 
-def table_name(columns: Sequence[ColumnSample], taken: set[str]) -> str:
+#: Words people log an activity with -> the record it is. A table whose columns only say what
+#: was measured (a duration, a distance) is named after the record most of its rows mention:
+#: "Ran 5.4 km in 27 minutes" and "Watch photo after the run" are rows of ``run_log``.
+RECORD_WORDS = {
+    **dict.fromkeys("run runs ran running jog jogged jogging".split(), "run"),
+    **dict.fromkeys("ride rides rode riding cycling cycled bike biked".split(), "ride"),
+    **dict.fromkeys("walk walks walked walking".split(), "walk"),
+    **dict.fromkeys("hike hikes hiked hiking".split(), "hike"),
+    **dict.fromkeys("swim swims swam swimming".split(), "swim"),
+    **dict.fromkeys("row rowed rowing".split(), "row"),
+    **dict.fromkeys("workout workouts".split(), "workout"),
+    **dict.fromkeys("meal meals breakfast lunch dinner snack".split(), "meal"),
+    **dict.fromkeys("nap naps napped".split(), "nap"),
+}
+#: Column names that say what was measured, not what a row is.
+MEASURE_NAMES = frozenset("duration distance speed pace calories energy power heart rate avg elevation gain".split())
+#: Share of a table's rows that must mention the record word.
+RECORD_WORD_SHARE = 0.6
+
+
+def record_word(texts: Sequence[str]) -> str | None:
+    """The record most of the rows' own words mention ("run" for runs), or None."""
+    if not texts:
+        return None
+    seen: Counter = Counter()
+    for t in texts:
+        seen.update({RECORD_WORDS[w] for w in re.findall(r"[a-z]+", t.lower()) if w in RECORD_WORDS})
+    if not seen:
+        return None
+    word, n = seen.most_common(1)[0]
+    return word if n >= RECORD_WORD_SHARE * len(texts) else None
+
+
+def table_name(columns: Sequence[ColumnSample], taken: set[str], texts: Sequence[str] = ()) -> str:
     measured = [c for c in columns if infer_type(c.values) != "text"]
     if measured and any(w not in GENERIC for c in measured for w in c.name.split("_")):
         columns = measured  # a row is named by what it measures, not by its book or time of day
@@ -54,6 +87,9 @@ def table_name(columns: Sequence[ColumnSample], taken: set[str]) -> str:
     else:
         top = max(columns, key=lambda c: (c.observations, c.name))
         base = next((w for w in top.name.split("_") if w not in GENERIC), top.name.split("_")[0])
+    measured_only = all(set(c.name.split("_")) <= MEASURE_NAMES | GENERIC for c in columns if infer_type(c.values) != "text")
+    if measured_only and (word := record_word(texts)):
+        base = word
     base = (base if base[0].isalpha() else f"t_{base}")[:36] + "_log"
     name, i = base, 2
     while name in taken:
@@ -61,8 +97,9 @@ def table_name(columns: Sequence[ColumnSample], taken: set[str]) -> str:
     return name
 
 
-def describe_table(columns: Sequence[ColumnSample], taken: set[str], first_seen: str | None, rounds: int) -> TableDescription:
-    name = table_name(columns, taken)
+def describe_table(columns: Sequence[ColumnSample], taken: set[str], first_seen: str | None, rounds: int,
+                   texts: Sequence[str] = ()) -> TableDescription:
+    name = table_name(columns, taken, texts)
     description = rules_description([(c.name, c.unit) for c in columns])
     return TableDescription(name, description, {c.name: infer_type(c.values) for c in columns})
 

@@ -102,7 +102,11 @@ _CATEGORY = _vocab({
     "internet": "internet|broadband", "subscription": "subscription", "restaurant": "restaurant|dining out|eating out|takeaway",
     "coffee": "coffee", "taxi": "taxi|uber|cab", "public transport": "train ticket|bus ticket|metro|public transport",
     "pharmacy": "pharmacy|prescription", "gym": "gym|gym membership", "clothing": "clothes|clothing|shoes",
-    "entertainment": "cinema|movie|concert|theatre|theater", "gifts": "gift|gifts|present"})
+    "entertainment": "cinema|movie|concert|theatre|theater", "gifts": "gift|gifts|present",
+    "household": "household|home goods|cleaning supplies|homeware", "electronics": "electronics|gadgets",
+    "travel": "travel|flight|flights|hotel|airbnb", "health": "health|doctor|dentist|medical", "pets": "pets|pet food|vet",
+    "beauty": "beauty|hairdresser|haircut|cosmetics", "books": "books|bookshop|bookstore", "sports": "sports|sporting goods",
+    "education": "education|tuition|course fee"})
 
 _MEDICINE = r"(?:tablets?|pills?|meds|medication|medicine|dose|insulin|inhaler|blood pressure pill)"
 _TAKEN = re.compile(r"\b(?:(?P<yes>took|taken|had|with)\s+(?:my|the|his|her|a)?\s*(?:morning\s+|evening\s+|daily\s+)?" + _MEDICINE +
@@ -113,11 +117,13 @@ _TAKEN = re.compile(r"\b(?:(?P<yes>took|taken|had|with)\s+(?:my|the|his|her|a)?\
 
 _VOCABULARIES = (_PART_OF_DAY, _FORMAT, _GENRE, _FUEL, _PAYMENT, _MEAL, _KIND, _CATEGORY)
 _VOCABULARY_NAMES = ("time_of_day", "format", "genre", "fuel_grade", "payment_method", "meal", "kind", "category")
+VOCABULARY_NAMES = frozenset(_VOCABULARY_NAMES)
 
 _BOOKISH = re.compile(r"\b(?:books?|novels?|paperback|hardcover|hardback|e-?books?|e-?reader|kindle|audiobooks?|listen(?:ed|ing)\s+to|finished|started|"
                       r"pages|pp|chapters?|author)\b", re.I)
 _FUELISH = re.compile(r"\b(?:fuel|petrol|gas(?:oline)?|diesel|pump|nozzle|fill(?:ed)?[\s-]?up|litres?|liters?|gallons?)\b|"
                       r"\d\s?(?:L|l|gal)\b|/\s?(?:L|l|gal)\b", re.I)
+_VOLUME = re.compile(r"\d\s?(?:L|l|litres?|liters?|gal|gallons?)\b|/\s?(?:L|l|gal)\b")
 _MONEY = re.compile(r"[$€£¥₹]|\b(?:EUR|USD|GBP|CHF|euros?|dollars?|paid|cost|charged|receipt|invoice|bill)\b", re.I)
 
 
@@ -384,8 +390,8 @@ def _facets(text: str) -> tuple[Facet, ...]:
             out.append(Facet("fuel_grade", " ".join(m.group().split()), m.start(), m.end(), rank=4))
     if money:
         vocab("payment_method", _PAYMENT)
-        if not fuel:
-            vocab("category", _CATEGORY)
+        if not (fuel and _VOLUME.search(text)):
+            vocab("category", _CATEGORY)  # a fill-up (litres pumped) is its own record, "fuel, debit card" a category
     for a, b, rank in names:
         got = _name_field(text, a, b, money, bookish)
         if got is not None:

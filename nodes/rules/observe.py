@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 
 from adamm.nodes.rules.dates import find_dates
-from adamm.nodes.rules.facets import find_facets, vocabulary_values
+from adamm.nodes.rules.facets import VOCABULARY_NAMES, find_facets, vocabulary_values
 from adamm.nodes.rules.spans import Span, find_spans
 from adamm.stores.quantities import canonical_unit, dimension_of, parse_quantity, snake_case
 from adamm.stores.records import Round
@@ -91,8 +91,18 @@ LABELS: dict[str, str] = {
     "odo": "odometer", "odometer": "odometer", "mileage": "odometer",
     "wt": "weight", "weight": "weight",
     "temp": "temperature", "page": "page", "long": "length", "score for": "score_for", "score against": "score_against",
+    "method": "payment_method", "payment": "payment_method", "payment method": "payment_method", "paid with": "payment_method",
+    "paid by": "payment_method", "pay": "payment_method",
     "goals for": "score_for", "goals against": "score_against", "points for": "score_for", "points against": "score_against", "slept": "sleep", "sleep": "sleep", "total sleep": "sleep",
 }
+#: Words about the picture or document itself ("Transaction card: Target", "Receipt: Shell"):
+#: never a field name; the value after them is what the document is from.
+DOCUMENT_WORDS = frozenset("""card transaction receipt screenshot screen photo picture image app display notification entry
+statement summary banner tile widget header panel view page bill invoice e-receipt email""".split())
+#: The unit a known field has when it is written without one ("HR 152").
+_DEFAULT_UNITS = {"heart_rate": "bpm", "avg_heart_rate": "bpm", "calories": "kcal"}
+#: Nouns that name a whole activity record, not one of its fields ("my run was 12 km").
+ACTIVITY_NOUNS = frozenset("run runs jog ride rides walk walks hike swim row commute trip drive workout outing race".split())
 #: Labels of a plain number that is an identifier, not a measurement ("pump 3", "zone 2").
 ID_LABELS = frozenset("""pump zone chapter step part section item no number room gate table seat bus line track platform
 level lane door episode season week day round row rows id code version model""".split())
@@ -141,7 +151,9 @@ def _name(sp: Span) -> str | None:
         words = []  # "a 52-minute walk": the activity, not a field; the unit names the value
     if words and _only_facets(" ".join(words)):
         words = []  # "Dinner was about 670 calories": the meal is a facet, the unit names the value
-    if sp.dimension == "rate" and words and LABELS.get(" ".join(words)) == "heart_rate" and set(label.split()) & {"avg", "average", "averaged", "mean"}:
+    if words and set(words) <= ACTIVITY_NOUNS and sp.unit:
+        words = []  # "Saturday run was 12.0 km": the record, not a field; the unit names the value
+    if sp.dimension in ("rate", None) and words and LABELS.get(" ".join(words)) == "heart_rate" and set(label.split()) & {"avg", "average", "averaged", "mean"}:
         return "avg_heart_rate"  # a session's average heart rate is not a resting pulse reading
     core = " ".join(words)
     if words and set(words) & NOT_OBSERVED:
@@ -224,9 +236,16 @@ def _units(part: str, text: str) -> list[_Unit]:
 
 def _observing(unit: _Unit) -> bool:
     t = unit.text.strip()
-    if _QUESTION.search(t) or _OTHER_PERSON.search(t) or _NOT_A_LOG.search(t):
+    if _QUESTION.search(t) or _OTHER_PERSON.search(t) or any(not _is_name(t, m) for m in _NOT_A_LOG.finditer(t)):
         return False
     return True
+
+
+def _is_name(text: str, m: re.Match[str]) -> bool:
+    """A capitalized word inside a sentence is a name ("paid at Target", "Goal Zero"), not the
+    word ("my target")."""
+    before = text[:m.start()].rstrip()
+    return m.group(0)[:1].isupper() and bool(before) and not before.endswith((".", "!", "?", "·", "|", ";"))
 
 
 # -- records ---------------------------------------------------------------------------------
@@ -276,14 +295,33 @@ def _fields(unit: _Unit) -> list[_Field]:
             if last[0].isupper() and not last.isupper() and last.lower() not in LABELS and not sp.colon \
                     and not _FIELDS.search(unit.text):
                 continue  # "Super 95" in prose: a name; "Score 63" on a dashboard card is a field
-            unit_word = canonical_unit(sp.label) if sp.label.isupper() else None
+            unit_word = canonical_unit(sp.label) if sp.label.isupper() and sp.label.lower() not in LABELS else None
             if unit_word is not None:  # "KM 58869": the label is the unit
                 sp.unit, sp.dimension, sp.label = unit_word, dimension_of(unit_word), ""
         if sp.label and sp.dimension in _DIMENSION_NAMES and unit.part == "user_text" and _is_heading(unit.text, sp):
             sp.label = ""  # "Audiobook last night: 61 minutes": what the sentence is about, not a field
+        payee = _payee_before(unit.text, sp) if sp.role == "money" and sp.label else None
+        if payee and "merchant" not in names:
+            # "Trader Joe's: 72.67 USD, groceries": paid to a merchant, named where a label would stand
+            out.append(_Field("merchant", Span(sp.start, sp.start, None, payee, None, None, "merchant", payee), unit))
+            names["merchant"] = 1
+            sp.label = ""
+        if sp.text is not None and sp.label and set(sp.label.lower().replace("-", " ").split()) <= DOCUMENT_WORDS | QUALIFIERS:
+            # "Transaction card: Target · -$76.70": the card is from a merchant, it is no field
+            if not (sp.text[:1].isupper() and any(o.role == "money" for o in unit.spans)):
+                continue
+            sp.label = "merchant"
         name = _name(sp)
         if name is None:
             continue
+        if sp.text is not None and name in VOCABULARY_NAMES:
+            # "Method: Visa" is a credit card, as the same words elsewhere in the memory say
+            canonical = [f.value for f in vocabulary_values(sp.text) if f.attribute == name]
+            if canonical:
+                sp.text = canonical[0]
+        if name in _DEFAULT_UNITS and sp.unit is None and sp.num is not None:
+            sp.unit = _DEFAULT_UNITS[name]  # "HR 152", "avg heart rate 131": beats per minute
+            sp.dimension = dimension_of(sp.unit)
         if name in names:
             alt = snake_case(f"{name}_{sp.unit}") if sp.unit else ""
             if not alt or alt in names:
@@ -292,6 +330,20 @@ def _fields(unit: _Unit) -> list[_Field]:
         names[name] = 1
         out.append(_Field(name, sp, unit))
     return out
+
+
+def _payee_before(text: str, sp: Span) -> str | None:
+    """The name a money value is labelled with at the start of its cell ("Trader Joe's: 72.67
+    USD", "Shell - $24.61"): capitalized words, not an all-caps field code nor a known label."""
+    head = re.split(r"[·•|;\n]|\s[—–]\s", text[:sp.start])[-1]
+    m = re.fullmatch(r"\s*(?P<n>[A-Z][\w'’&.\-]*(?:\s+(?:[A-Z&][\w'’&.\-]*)){0,3})\s*[:\-–—]?\s*", head)
+    if m is None:
+        return None
+    name = m.group("n").rstrip(".")
+    low = set(name.lower().replace("’", "'").split())
+    if name.isupper() or name.lower() in LABELS or low & (MONEY_WORDS | QUALIFIERS | DOCUMENT_WORDS | NOT_OBSERVED):
+        return None
+    return name
 
 
 _FIELDS = re.compile(r"[·•|]|\s/\s|\n")

@@ -43,10 +43,17 @@ _COUNT = re.compile(r"\b(how\s+many|how\s+often|number\s+of|count\s+of|how\s+man
 _AVERAGE = re.compile(r"\b(average|avg|mean|typical(?:ly)?|per\s+day|on\s+a\s+typical)\b", re.I)
 _MEDIAN = re.compile(r"\bmedian\b", re.I)
 _SUM = re.compile(r"\b(total|in\s+total|altogether|combined|sum|overall|what\s+did\s+(?:i|we)\s+(?:pay|spend)\s+(?:for|on)|how\s+much\s+(?:did|have|had)\s+(?:i|we)\s+(?:spend|spent|pay|paid|earn|earned|run|ran|walk|walked|cycle|cycled|drive|drove))\b", re.I)
+#: "net change", "how much did my weight change (since I started)", "how much weight did I lose":
+#: the last value minus the first (Compute delta), over one period at most.
+_DELTA = re.compile(
+    r"\bnet\s+(?:change|gain|loss)\b|\b(?:change[ds]?|difference)\s+(?:since|from\s+(?:the\s+)?(?:first|start|beginning))\b"
+    r"|\bhow\s+much\s+(?:did|has|have|had)\s+(?:my\s+|the\s+|our\s+)?(?:[a-z-]+\s+){0,3}?"
+    r"(?:change[d]?|drop(?:ped)?|rise[n]?|rose|go(?:ne)?\s+(?:up|down)|went\s+(?:up|down)|fall(?:en)?|fell|increase[d]?|decrease[d]?|improve[d]?)\b"
+    r"|\bhow\s+much\s+(?:[a-z]+\s+)?(?:did|have|had)\s+(?:i|we)\s+(?:lose|lost|gain|gained|drop|dropped|put\s+on)\b", re.I)
 _WHICH_DAY = re.compile(r"\b(?:(?:which|what)\s+(?:day|date|night|morning|evening)|on\s+which\s+day|when)\b", re.I)
 _WHICH_DAYS = re.compile(r"\b(?:(?:which|what)\s+(?:days|dates|nights)|on\s+which\s+days|list\s+(?:the\s+)?days)\b", re.I)
 _FIRST = re.compile(r"\b(first|earliest)\b", re.I)
-_MAX = re.compile(r"\b(highest|most|max(?:imum)?|best|longest|largest|biggest|top|peak|greatest|farthest|furthest|heaviest|fastest|record)\b", re.I)
+_MAX = re.compile(r"\b(highest|most|max(?:imum)?|best|longest|largest|biggest|top|peak|greatest|farthest|furthest|heaviest|fastest|quickest|record)\b", re.I)
 _MIN = re.compile(r"\b(lowest|least|min(?:imum)?|worst|shortest|smallest|fewest|lightest|slowest|weakest|cheapest)\b", re.I)
 _DAY_OF = re.compile(r"\bon\s+the\s+(?:day|night)\s+(?:when\s+|that\s+)?(?:i|my|we)\b(?P<clause>[^,?]*)", re.I)
 
@@ -131,6 +138,8 @@ def detect_intent(question: str, periods: list[Period], tables: list[dict[str, A
                 _SUM.search(text) or re.search(r"\badd(?:ed)?\s+up|\bcost\b|\bspen[dt]\b", low)) else "avg")
         least = bool(re.search(r"\b(least|lowest|fewest|smallest|shortest|slowest|cheapest|weakest|worst)\b", low))
         return Intent("group", op, wants_less=least)
+    if _DELTA.search(text) and len([p for p in periods if p.start or p.end]) < 2 and " or " not in f" {text.lower()} ":
+        return Intent("compute", "delta")
     if _TREND.search(text):
         if len([p for p in periods if p.start or p.end]) >= 2 or any(_RANGE_WORDS.match(p.phrase) for p in periods):
             op = "sum" if re.search(r"\b(?:in\s+total|total|weekly|monthly|per\s+(?:week|month)|number\s+of|how\s+much)\b", text, re.I) else "avg"
@@ -406,7 +415,7 @@ def _asked_units(question: str) -> set[str]:
 
 _PRICED = re.compile(r"cheap(?:er|est)?|(?:more\s+)?expensive|pric(?:ey|ier|iest)|dear(?:er|est)?")
 _MONEY_WORDS = re.compile(r"\b(?:cheap(?:er|est)?|expensive|pric(?:ey|ier|iest)|cost(?:s|ly)?|paid|pay|spen[dt]|spending|"
-                          r"money|bill|fee)\b", re.I)
+                          r"money|bill|fee|purchases?|bought|buy|shop(?:ped|ping)?|transactions?|expenses?)\b|[$€£]\s?\d", re.I)
 _PRICE_UNITS = [f"{c}/{u}" for c in ("USD", "EUR", "GBP", "CHF", "CAD", "AUD", "JPY", "CNY", "INR", "KRW", "RUB") for u in ("L", "gal")]
 
 
@@ -429,6 +438,8 @@ def choose_table(encoder: Any, question: str, periods: list[Period], tables: lis
                       *(_column_phrase(t, c) for c in t["columns"])]) for t in tables]
     vecs = encoder.encode([" ".join(focus), *docs])
     fstems = {_stem(w) for w in focus}
+    money = _MONEY_WORDS.search(question) is not None
+    group = _GROUP.search(question)
     best: Target | None = None
     for t, doc, v in zip(tables, docs, vecs[1:]):
         overlap = len(fstems & {_stem(w) for w in tokenize(doc)}) / len(fstems)
@@ -436,6 +447,10 @@ def choose_table(encoder: Any, question: str, periods: list[Period], tables: lis
         stems = {_stem(k) for k in vocab}
         said = len([w for w in focus if _stem(w.lower()) in stems or vocab.get(w.lower().rstrip("s"))]) / len(focus)
         score = float(np.dot(vecs[0], v)) + 0.35 * overlap + _value_bonus(question, t) + 0.45 * said
+        if money and any((dimension_of(c.get("unit")) or "").startswith("currency:") for c in t["columns"]):
+            score += 0.2  # "my purchases", "which store did I shop at": the records of what was paid
+        if group and named_text_column(t, group.group("noun")):
+            score += 0.2  # "which store ... most often": the table with a store (merchant) column
         if best is None or score > best.score:
             best = Target(t["name"], None, None, score, t["columns"])
     return best
@@ -536,6 +551,8 @@ def mention_filters(question: str, periods: list[Period], table: dict[str, Any],
               if len(t) > 1 or t in ".,;:?!"]
     column_words = {_stem(w) for c in table["columns"] for n in [c["name"], *(c.get("aliases") or [])]
                     for w in " ".join(_ABBREVIATIONS.get(x, x) for x in n.split("_")).split()} | {_stem(w) for w in skip}
+    # "on runs" over ``run_log``: what every row is, no subset of them
+    column_words |= {_stem(w) for w in str(table.get("name") or "").split("_") if w not in ("log", "") and not w.isdigit()}
     runs: list[tuple[list[str], str | None, bool]] = []  # (words, word before the run, joined by and/or)
     current: list[str] = []
     before: str | None = None
@@ -727,11 +744,37 @@ _EVENT_BOUND = re.compile(r"\b(?P<rel>since|after|before)\s+(?P<clause>(?:my|the
 _AROUND = re.compile(r"\bbefore\s+or\s+after\b|\bafter\s+or\s+before\b", re.I)
 
 
+_SPEED_WORDS = re.compile(r"\b(?:fastest|slowest|quickest|speediest)\b", re.I)
+
+
+def speed_expression(question: str, table: dict[str, Any]) -> str | None:
+    """"my fastest run" over a table of distances and durations with no speed or pace column:
+    the speed of each row, distance over time, in km/h (or mph) - a Rank / Compute expression."""
+    if not _SPEED_WORDS.search(question):
+        return None
+    cols = {c["name"]: c for c in table["columns"] if c["type"] != "text"}
+    dims = {n: dimension_of(c.get("unit")) for n, c in cols.items()}
+    if any(d in ("speed", "pace") for d in dims.values()):
+        return None  # the table says its speed itself
+    dist = next((n for n, d in dims.items() if d == "distance" and cols[n].get("unit") in ("km", "mi")), None)
+    time = next((n for n, d in dims.items() if d == "duration" and cols[n].get("unit") in ("h", "min", "s")), None)
+    if dist is None or time is None:
+        return None
+    per_hour = {"h": "", "min": " * 60", "s": " * 3600"}[cols[time]["unit"]]
+    return f"{dist} / {time}{per_hour}"
+
+
 def event_bound(question: str, periods: list[Period]) -> re.Match[str] | None:
     """"since my GP raised my dose", "before I switched bikes": records bounded by the day of an
     event said once in conversation (not a date the question gives: "since March" is a period)."""
     m = _EVENT_BOUND.search(_mask(question, [p.span for p in periods]))
+    if m and _SINCE_THE_START.match(m.group("clause").strip()):
+        return None  # "since I started (logging)": every record, no event to find
     return m if m and not m.group("clause").strip().isdigit() else None
+
+
+_SINCE_THE_START = re.compile(r"(?:i|we)\s+(?:first\s+)?(?:started|began|begun)(?:\s+(?:logging|tracking|recording|keeping\s+track|"
+                              r"noting|writing\s+(?:it|them)\s+down|this|here|the\s+log)(?:\s+(?:it|them|this|that|my\s+[a-z-]+))?)?\s*[?.!]?$|the\s+(?:start|beginning)\b", re.I)
 
 
 def stated_fact(question: str) -> re.Match[str] | None:
@@ -886,6 +929,8 @@ def instantiate(step: int, tool: str, question: str, periods: list[Period], inte
     if target is None or target.score < MIN_COLUMN_SCORE:
         return None
     table = next(t for t in tables if t["name"] == target.table)
+    if kind in ("rank", "compute") and intent.operator in ("max", "min") and (speed := speed_expression(question, table)):
+        target = Target(target.table, speed, "km/h", target.score, target.columns)  # "my fastest run": distance over time
     base = period_filters(periods) + subset_filters(question, periods, table, target.column)
     if kind in ("compute", "lookup"):
         return "Compute", {"table": target.table, "target": target.column, "operator": intent.operator,
@@ -934,6 +979,8 @@ def _instantiate_share(question: str, periods: list[Period], tables: list[dict[s
     table = next(t for t in tables if t["name"] == target.table)
     condition = value_filters(pred, table)
     numeric = choose_target(encoder, pred, [], [table]) if re.search(r"\d", pred) else None
+    if numeric is None and re.search(r"\d", pred):
+        numeric = column_by_unit(pred, table)  # "were over $50": the one money column
     if numeric is not None:
         condition += condition_filters(pred, [], numeric)
     skip = {w for f in condition for w in tokenize(str(f.get("value", "")))} | {_stem(w) for w in tokenize(scope_text)}
@@ -945,6 +992,17 @@ def _instantiate_share(question: str, periods: list[Period], tables: list[dict[s
     scope = period_filters(periods) + (subset_filters(scope_text, [], table) if scope_text else [])
     return "Compute", {"table": table["name"], "target": "*", "operator": "share", "column_filters": scope,
                        "condition": condition}
+
+
+def column_by_unit(text: str, table: dict[str, Any]) -> Target | None:
+    """The one numeric column whose unit is of the dimension of a quantity the text states."""
+    for _, _, q in find_quantities(text):
+        if not q.dimension:
+            continue
+        cols = [c for c in table["columns"] if c["type"] != "text" and dimension_of(c.get("unit")) == q.dimension]
+        if len(cols) == 1:
+            return Target(table["name"], cols[0]["name"], cols[0].get("unit"), 1.0, table["columns"])
+    return None
 
 
 _VIRTUAL_GROUPS = {"month": "month", "week": "week", "weekday": "weekday", "year": "year"}

@@ -34,6 +34,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from adamm.nodes.rules.dates import minutes_and_seconds
 from adamm.stores.quantities import canonical_unit, dimension_of
 
 __all__ = ["Span", "find_spans", "parse_number", "cells"]
@@ -131,9 +132,16 @@ _MONEY_PRE = re.compile(r"(?P<c>[$€£¥₹]|" + _CUR_CODE + r"\b)\s?(?P<n>" + 
 _MONEY_POST = re.compile(r"(?<![\w.,])(?P<n>" + _NUM_IN + r")\s?(?P<c>[$€£]|" + _CUR_CODE + r"\b|euros?\b|dollars?\b|bucks\b)(?!\s?/)")
 _DURATION = re.compile(
     r"(?<![\w:.,])(?:"
-    r"(?P<h>\d{1,3})\s?(?:h|hr|hrs|hours?)\.?\s?(?:(?P<hm>\d{1,2})\s?(?:m|min|mins|minutes?)\b\.?)?"
+    r"(?P<h>\d{1,3})\s?(?:h|hr|hrs|hours?)\.?\s?(?:(?P<hm>\d{1,2})\s?(?:m|min|mins|minutes?)\b\.?|(?<=h)(?P<hg>[0-5]\d)(?!\d))?"
+    r"|(?P<mn>\d{1,3})\s?(?:m|min|mins|minutes?)\.?,?\s?(?:and\s+)?(?P<ms>\d{1,2})\s?(?:s|sec|secs|seconds?)\b\.?"
     r"|(?P<cl>\d{1,2}):(?P<cm>\d{2})(?::(?P<cs>\d{2}))?(?!\s?(?:[ap]\.?m\b|AM|PM|h\b|/))"
     r")(?![\w:])", re.I)
+#: Durations in words: "half an hour", "an hour and a half", "a quarter of an hour", and "an
+#: hour" after a word that makes it a duration ("for an hour", "took an hour", "in an hour").
+_WORD_DURATION = re.compile(
+    r"\b(?:(?P<half>half\s+an\s+hour)|(?P<oneandhalf>an?\s+hour\s+and\s+a\s+half|one\s+and\s+a\s+half\s+hours)"
+    r"|(?P<quarter>a\s+quarter\s+of\s+an\s+hour)|(?:(?<=\bfor\s)|(?<=\btook\s)|(?<=\blasted\s)|(?<=\bin\s)|(?<=\babout\s))an\s+hour)\b(?!\s+(?:ago|later|before|after|earlier))",
+    re.I)
 _PAIR = re.compile(r"(?<![\w./:])(?P<a>\d{2,3})\s?(?:/|\s+over\s+)(?P<b>\d{2,3})(?![\w/.:])(?:\s?(?P<u>mm\s?Hg))?", re.I)
 _STARS = re.compile(r"[★☆]{3,10}")
 _RATING = re.compile(r"(?<![\w./])(?P<a>\d(?:[.,]5)?)\s?(?:/|out\s+of)\s?(?P<b>5|10)(?![\w/]|\.\d)(?:\s+stars?)?", re.I)
@@ -167,7 +175,8 @@ _LABEL_STOP = frozenset("""a an the my his her their our your its this that thes
 from and or but was were is are be been has had have got did do does it i me we you he she they
 about around approx approx. roughly nearly almost just only over under than then so also too said says
 reads read shows show showed shown showing came went took take makes made gave give get
-today yesterday tonight morning evening afternoon night last this next week weekend day""".split())
+today yesterday tonight morning evening afternoon night last this next week weekend day
+monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs fri""".split())
 _QUALIFIER_ONLY = frozenset({"avg", "average", "mean", "total", "today", "daily", "overall"})
 
 
@@ -206,7 +215,8 @@ def _label_before(text: str, start: int, floor: int) -> str:
             ok = False  # a name inside the cell ("Listened to ... Bells for 1 h")
         words.append(t if ok else "")
         first = False
-    if len(words) >= 2 and words[-1].lower() in ("for", "against") and words[-2] and words[-2].lower() not in _LABEL_STOP:
+    if len(words) >= 2 and words[-1].lower() in ("for", "against") and words[-2] and words[-2].lower() not in _LABEL_STOP \
+            and (words[-2].lower().endswith("s") or words[-2].lower() == "score"):  # not "swam for 40 minutes"
         return f"{words[-2]} {words[-1]}"  # "Goals for 5" / "Goals against 1"
     words = words[-4:]
     # Drop leading filler ("with a pulse of" -> "pulse"): keep the last run of label words.
@@ -343,7 +353,9 @@ def find_spans(text: str, masked: list[tuple[int, int]] | None = None) -> list[S
         # are converted to it.
         unit = "h"
         if m.group("h"):
-            value = int(m.group("h")) + int(m.group("hm") or 0) / 60
+            value = int(m.group("h")) + int(m.group("hm") or m.group("hg") or 0) / 60  # "1h05" too
+        elif m.group("mn"):
+            value, unit = int(m.group("mn")) + int(m.group("ms")) / 60, "min"  # "32 minutes 9 seconds"
         else:
             a, b, c = int(m.group("cl")), int(m.group("cm")), m.group("cs")
             if c is not None:
@@ -356,9 +368,15 @@ def find_spans(text: str, masked: list[tuple[int, int]] | None = None) -> list[S
                     value = a + b / 60
                 elif re.search(r"\b(?:at|by|around|from|until|till|shows|clock)\s*$", text[max(0, m.start() - 12):m.start()].lower()):
                     continue  # a clock time of day
+                elif minutes_and_seconds(text, a, b):
+                    value, unit = a + b / 60, "min"
                 else:
                     value = a + b / 60
         add(Span(m.start(), m.end(), float(value), None, unit, "duration", "", m.group(0), role="duration"))
+    for m in _WORD_DURATION.finditer(text):
+        if free(m.start(), m.end()):
+            value = 1.5 if m.group("oneandhalf") else 0.5 if m.group("half") else 0.25 if m.group("quarter") else 1.0
+            add(Span(m.start(), m.end(), value, None, "h", "duration", "", m.group(0), role="duration"))
     for m in re.finditer(_NUMBER, text):
         if not free(m.start(), m.end()):
             continue
