@@ -241,7 +241,9 @@ def test_a_table_is_named_after_the_record_its_rows_mention() -> None:
     assert table_name(cols, set(), ["Ran 5.4 km in 27 minutes", "Watch photo after the run", "Run done!"]) == "run_log"
     assert table_name(cols, set(), ["5.4 km in 27 minutes", "8.1 km", "Run done!"]) != "run_log"  # too few say it
     sleep = [ColumnSample("deep_sleep", "h", [1.0], 5), ColumnSample("total_sleep", "h", [7.0], 5)]
-    assert table_name(sleep, set(), ["ran a bit, slept well"] * 3) == "sleep_log"  # the columns say what a row is
+    assert table_name(sleep, set(), ["ran a bit, went to bed late"] * 3) == "sleep_log"  # the columns say what a row is
+    stages = [ColumnSample("deep", "min", [50.0], 5), ColumnSample("rem", "min", [90.0], 5), ColumnSample("score", None, [80.0], 5)]
+    assert table_name(stages, set(), ["Sleep app card: Deep 50 min, REM 90 min, score 80"] * 3) == "sleep_log"
 
 
 def test_a_price_a_litre_is_compared_with_the_price_column() -> None:

@@ -160,6 +160,18 @@ def test_field_names_from_labels_units_and_record_nouns(text: str, fields: dict)
     assert all(units[a] == "bpm" for a in got if "heart_rate" in a)  # "HR 135" is beats per minute
 
 
+@pytest.mark.parametrize("text, fields", [
+    ("Step count today: 14,312.", {"step_count": 14312.0}),           # a day cue between label and value
+    ("Mood today 8/10.", {"mood": 8.0}),                               # a label that opens the sentence
+    ("Drank 2.1 L of water today.", {"water": 2.1}),                   # what the amount is of names it
+    ("Resting Heart Rate 58 · Sleep Score 81", {"resting_heart_rate": 58.0, "sleep_score": 81.0}),  # Title Case app labels
+    ("Filled up with Super 95, 40 L.", {"volume": 40.0}),             # a fuel grade's number is its name
+])
+def test_labels_around_day_cues_sentence_starts_and_title_case(text: str, fields: dict) -> None:
+    got = {d.attribute: d.value_num for d in extract_round(rnd(text)) if d.value_num is not None}
+    assert got == pytest.approx(fields)
+
+
 def test_a_receipt_time_stays_a_clock() -> None:
     assert [d.kind for d in find_dates("Receipt 12.40 EUR, Time 18:47", REF.date())] == ["clock"]
     assert [d.kind for d in find_dates("Distance 3.7 km · Time 18:47", REF.date())] == []

@@ -55,10 +55,8 @@ RECORD_WORDS = {
     **dict.fromkeys("row rowed rowing".split(), "row"),
     **dict.fromkeys("workout workouts".split(), "workout"),
     **dict.fromkeys("meal meals breakfast lunch dinner snack".split(), "meal"),
-    **dict.fromkeys("nap naps napped".split(), "nap"),
+    **dict.fromkeys("sleep slept asleep".split(), "sleep"),
 }
-#: Column names that say what was measured, not what a row is.
-MEASURE_NAMES = frozenset("duration distance speed pace calories energy power heart rate avg elevation gain".split())
 #: Share of a table's rows that must mention the record word.
 RECORD_WORD_SHARE = 0.6
 
@@ -82,14 +80,14 @@ def table_name(columns: Sequence[ColumnSample], taken: set[str], texts: Sequence
         columns = measured  # a row is named by what it measures, not by its book or time of day
     words = Counter(w for c in columns for w in set(c.name.split("_")) if w not in GENERIC and not w.isdigit())
     shared = [w for w, n in words.most_common() if n >= 2]
+    word = record_word(texts)
     if shared:
-        base = shared[0]
+        base = shared[0]  # total_sleep, deep_sleep -> sleep
+    elif word:
+        base = word  # deep, rem, sleep_score of rows that say "sleep"; distance, duration of runs
     else:
         top = max(columns, key=lambda c: (c.observations, c.name))
         base = next((w for w in top.name.split("_") if w not in GENERIC), top.name.split("_")[0])
-    measured_only = all(set(c.name.split("_")) <= MEASURE_NAMES | GENERIC for c in columns if infer_type(c.values) != "text")
-    if measured_only and (word := record_word(texts)):
-        base = word
     base = (base if base[0].isalpha() else f"t_{base}")[:36] + "_log"
     name, i = base, 2
     while name in taken:

@@ -36,6 +36,7 @@ plus the context: what mention filters search, "on the right arm", "at PetroLux"
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from dataclasses import dataclass, field
@@ -293,13 +294,21 @@ def _fields(unit: _Unit) -> list[_Field]:
             if last.lower() in ID_LABELS:
                 continue  # "pump 3": an identifier
             if last[0].isupper() and not last.isupper() and last.lower() not in LABELS and not sp.colon \
-                    and not _FIELDS.search(unit.text):
+                    and not _FIELDS.search(unit.text) and not _opens_sentence(unit.text, sp):
                 continue  # "Super 95" in prose: a name; "Score 63" on a dashboard card is a field
+            if any(f.attribute == "fuel_grade" and f.start <= sp.start < f.end for f in find_facets(unit.text)):
+                continue  # "Super 95": a fuel grade's name, not a field
             unit_word = canonical_unit(sp.label) if sp.label.isupper() and sp.label.lower() not in LABELS else None
             if unit_word is not None:  # "KM 58869": the label is the unit
                 sp.unit, sp.dimension, sp.label = unit_word, dimension_of(unit_word), ""
         if sp.label and sp.dimension in _DIMENSION_NAMES and unit.part == "user_text" and _is_heading(unit.text, sp):
             sp.label = ""  # "Audiobook last night: 61 minutes": what the sentence is about, not a field
+        of = re.match(r"\s+of\s+([a-z]+(?:\s+[a-z]+){0,2})", unit.text[sp.end:]) if sp.unit and sp.num is not None else None
+        if of and not sp.label_after and (not sp.label or _logging_verb(sp.label)) \
+                and sp.dimension not in ("duration", "distance", "speed", "pace"):  # "30 minutes of yoga" is a duration
+            words = list(itertools.takewhile(lambda w: w not in _OF_NOT_A_NAME and w not in QUALIFIERS, of.group(1).split()))
+            if words:  # "Drank 2.1 L of water today": what was measured, not the verb
+                sp.label, sp.label_after = " ".join(words), False
         payee = _payee_before(unit.text, sp) if sp.role == "money" and sp.label else None
         if payee and "merchant" not in names:
             # "Trader Joe's: 72.67 USD, groceries": paid to a merchant, named where a label would stand
@@ -311,6 +320,12 @@ def _fields(unit: _Unit) -> list[_Field]:
             if not (sp.text[:1].isupper() and any(o.role == "money" for o in unit.spans)):
                 continue
             sp.label = "merchant"
+        words = sp.label.lower().split()
+        counted = [canonical_unit(w) for w in words if w.endswith("s") or {"count", "total"} & set(words)] \
+            if sp.unit is None and sp.num is not None else []  # "page 174" is a place in the book, no count
+        counted = [u for u in counted if u and dimension_of(u) == "count"]
+        if counted:  # "Step count today: 14,312": steps, as "walked 15,713 steps" says
+            sp.unit, sp.dimension = counted[0], "count"
         name = _name(sp)
         if name is None:
             continue
@@ -330,6 +345,23 @@ def _fields(unit: _Unit) -> list[_Field]:
         names[name] = 1
         out.append(_Field(name, sp, unit))
     return out
+
+
+#: Words after "of" that name no measured thing ("2 h of my time", "40 km of the route").
+_OF_NOT_A_NAME = frozenset("""the my a an this that it them his her our their your which what today yesterday tonight
+this last and or in on at for with to from""".split())
+
+
+def _logging_verb(label: str) -> bool:
+    words = label.lower().split()
+    return len(words) == 1 and words[0] not in LABELS and (bool(re.fullmatch(r"[a-z]+ed", words[0])) or words[0] in VERBS)
+
+
+def _opens_sentence(text: str, sp: Span) -> bool:
+    """Is the value's one-word label the first word of its sentence ("Mood today 8/10")?"""
+    head = text[:sp.start]
+    at = head.rfind(sp.label.split()[-1])
+    return len(sp.label.split()) == 1 and at >= 0 and not re.search(r"[A-Za-z0-9]", re.split(r"[.!?]\s", head[:at])[-1])
 
 
 def _payee_before(text: str, sp: Span) -> str | None:

@@ -208,10 +208,12 @@ def _label_before(text: str, start: int, floor: int) -> str:
     tokens = [t.strip("()'\"‘“”,.;=") for t in seg.split()]
     first = True
     words: list[str] = []
+    # "Sleep Score 65", "Resting Heart Rate 58": an app's Title Case label, not a name in prose
+    title = 0 < len([t for t in tokens if t]) <= 3 and all(t[:1].isupper() for t in tokens if t)
     for t in tokens:
         t = t[:-2] if t.endswith("'s") else t
         ok = bool(re.fullmatch(r"[A-Za-z][A-Za-z\-]*", t))
-        if ok and t[0].isupper() and not t.isupper() and not first:
+        if ok and t[0].isupper() and not t.isupper() and not first and not title:
             ok = False  # a name inside the cell ("Listened to ... Bells for 1 h")
         words.append(t if ok else "")
         first = False
@@ -389,15 +391,15 @@ def find_spans(text: str, masked: list[tuple[int, int]] | None = None) -> list[S
             end = um.end()
             if unit is not None and um.start("u") == m.end() and len(um.group("u")) == 1 and um.group("u").isupper():
                 unit = dim = None  # "3D": a glued capital letter is no unit
-            if unit == "m" and um.start("u") == m.end() and (_TIMED.search(text[max(0, m.start() - 30):m.start()])
-                                                              or _TIMED_AFTER.match(text, um.end())):
-                unit, dim = "min", "duration"  # "Deep sleep: 57m": minutes, as sleep apps write them
-            if unit == "ms":
-                dim = "interval"  # HRV, latency: milliseconds are no activity duration
             if unit is None and " " in um.group("u"):
                 first = um.group("u").split()[0]
                 unit, dim = _unit_of(first)
                 end = um.start("u") + len(first)
+            if unit == "m" and um.start("u") == m.end() and (_TIMED.search(text[max(0, m.start() - 30):m.start()])
+                                                              or _TIMED_AFTER.match(text, end)):
+                unit, dim = "min", "duration"  # "Deep sleep: 57m", "43m of deep sleep": minutes, as sleep apps write them
+            if unit == "ms":
+                dim = "interval"  # HRV, latency: milliseconds are no activity duration
             if unit is not None:
                 # "6 h 50 min" was a duration above; "44 min" or "2 hours" alone land here.
                 if dim == "duration" and unit in ("h", "min", "s"):
@@ -465,7 +467,8 @@ def _attach_labels(text: str, spans: list[Span]) -> None:
 
 
 #: What may stand between a label and a plain number: "pulse 69", "odometer was at 59,567".
-_ADJACENT = re.compile(r"[\s:=]*(?:(?:was|is|were|said|says|read|reads|showed|shows|at|of|now)\s+)*[\s:=]*")
+_ADJACENT = re.compile(r"[\s:=]*(?:(?:was|is|were|said|says|read|reads|showed|shows|at|of|now|today|yesterday|tonight|"
+                       r"this\s+morning|this\s+evening|last\s+night)[\s:=]+)*[\s:=]*")  # "Step count today: 14,312"
 
 
 def _gap_after_label(text: str, floor: int, start: int, label: str) -> str:
