@@ -96,6 +96,7 @@ LABELS: dict[str, str] = {
     "paid by": "payment_method", "pay": "payment_method",
     "goals for": "score_for", "goals against": "score_against", "points for": "score_for", "points against": "score_against", "slept": "sleep", "sleep": "sleep", "total sleep": "sleep",
 }
+_PRONOUNS = frozenset("us them you we they those these me him her it".split())
 #: Words about the picture or document itself ("Transaction card: Target", "Receipt: Shell"):
 #: never a field name; the value after them is what the document is from.
 DOCUMENT_WORDS = frozenset("""card transaction receipt screenshot screen photo picture image app display notification entry
@@ -148,6 +149,8 @@ def _name(sp: Span) -> str | None:
         words = []  # a logging verb ("Rowed 5.2 km", "ran 8 km"), not a field name
     if words and set(words) & NOT_OBSERVED:
         return None  # what is left, a goal, a streak: not the record's value
+    if words and set(words) <= _PRONOUNS:
+        return None  # "4 of us", "two of them": people, not a measurement
     if sp.label_after and sp.unit and " ".join(words) not in LABELS and not any(w in LABELS for w in words):
         words = []  # "a 52-minute walk": the activity, not a field; the unit names the value
     if words and _only_facets(" ".join(words)):
