@@ -132,18 +132,19 @@ def _sentences(text: str) -> list[tuple[int, str]]:
     return out
 
 
-def rules_answer(question: str, evidence: list[dict[str, Any]]) -> tuple[str, list[str]]:
+def rules_answer(question: str, evidence: list[dict[str, Any]], *, min_coverage: float = MIN_COVERAGE) -> tuple[str, list[str]]:
     """An extractive answer: the best sentence (or clause) of the best-covering evidence unit.
 
-    The unit must contain at least ``MIN_COVERAGE`` of the question's content words, else the
-    answer is a refusal: the rules backend does not guess.
+    The unit must contain at least ``min_coverage`` of the question's content words, else the
+    answer is a refusal: the rules backend does not guess. (The query graph's reader decides
+    refusal itself, with the memory's vocabulary, and passes 0.)
     """
     wanted = set(tokenize(question))
     if not wanted or not evidence:
         return NOT_MENTIONED, []
     coverage = [(len(wanted & set(tokenize(u["text"]))) / len(wanted), -rank) for rank, u in enumerate(evidence[:5])]
     best_cov, neg_rank = max(coverage)
-    if best_cov < MIN_COVERAGE:
+    if best_cov < min_coverage or best_cov == 0:
         return NOT_MENTIONED, []
     unit = evidence[-neg_rank]
     advice = _ADVICE.search(question) is not None

@@ -14,6 +14,7 @@ pure routers, never on LangGraph's recursion limit.
 from __future__ import annotations
 
 import json
+import logging
 from datetime import date, datetime
 from typing import Any, Literal
 
@@ -24,7 +25,7 @@ from adamm.nodes.backends import backends
 from adamm.nodes.context import Context
 from adamm.nodes.cost import timed
 from adamm.nodes.flat import NOT_MENTIONED, AnswerOut, check_question
-from adamm.nodes.ingest import check_memory_id
+from adamm.nodes.ingest import ROUNDS_SPACE, check_memory_id
 from adamm.nodes.models import ModelOutputError, invoke
 from adamm.nodes.planning import build_planning_context, render_context
 from adamm.nodes.rules import answerer as rules_answerer
@@ -35,6 +36,8 @@ from adamm.prompts import answer as answer_prompts
 from adamm.prompts import plan as plan_prompts
 from adamm.stores.records import parse_time
 from adamm.stores.timeexpr import Period, find_periods, split_question
+
+log = logging.getLogger(__name__)
 
 #: Characters of evidence text shown to a model per unit.
 EVIDENCE_CHARS = 600
@@ -216,19 +219,21 @@ def _rules_call(ctx: Context, state: QueryState, steps: list[dict[str, Any]], i:
                                      state["planning_context"], results, backends(ctx).text_encoder)
 
 
-def compose_answer(state: QueryState) -> tuple[str, list[str]]:
-    """The rules answer; for a compound question, one answer per question, in order."""
+def compose_answer(state: QueryState, known: frozenset[str] | None = None) -> tuple[str, list[str]]:
+    """The rules answer; for a compound question, one answer per question, in order.
+    ``known``: every word the memory's rounds hold (a question about a word it never said is
+    not answered from it)."""
     evidence = state.get("evidence") or []
     calls = state.get("calls") or []
     steps = state.get("plan") or []
     subs = _rules_sub_questions(state) if any(s.get("question") for s in steps) else [state["normalized"]["question"]]
     if len(subs) == 1:
-        return rules_answerer.compose(subs[0], _periods_for(state, subs[0]), evidence, calls)
+        return rules_answerer.compose(subs[0], _periods_for(state, subs[0]), evidence, calls, known=known)
     texts, cited = [], []
     for sub in subs:
         own_steps = {i for i, s in enumerate(steps) if s.get("question") == sub}
         text, ids = rules_answerer.compose(sub, _periods_for(state, sub), [u for u in evidence if u.get("step") in own_steps],
-                                           [c for c in calls if c["step"] in own_steps])
+                                           [c for c in calls if c["step"] in own_steps], known=known)
         texts.append(text)
         cited.extend(ids)
     return "; ".join(texts), cited
@@ -387,9 +392,20 @@ def notes(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
     pile of units."""
     with timed("notes") as cost:
         evidence = state.get("evidence") or []
-        hint, cited = compose_answer(state)
+        hint, cited = compose_answer(state, memory_vocabulary(Context.coerce(runtime), state.get("memory_id")))
         out = synthesize_notes(evidence, state.get("calls") or [], hint)
     return {"notes": out, "draft": {"answer": hint, "cited": cited}, "cost": [cost.to_dict()]}
+
+
+def memory_vocabulary(ctx: Context, memory_id: str | None) -> frozenset[str] | None:
+    """The words of the memory's rounds (from its keyword index), or None when unavailable."""
+    if not memory_id:
+        return None
+    try:
+        return backends(ctx).keywords.get(memory_id, ROUNDS_SPACE).vocabulary
+    except Exception:  # noqa: BLE001 - the reader works without it, only less sure when to decline
+        log.warning("no keyword index for %s: the answer is read without the memory's vocabulary", memory_id)
+        return None
 
 
 def synthesize_notes(evidence: list[dict[str, Any]], calls: list[dict[str, Any]], hint: str) -> dict[str, Any]:

@@ -96,6 +96,7 @@ class BM25Index:
         # rank_bm25 divides by the corpus size and the total length: skip it when either is 0.
         has_terms = any(corpus)
         self._bm25 = _Okapi(corpus) if has_terms else None
+        self._vocabulary: frozenset[str] | None = None
 
     @property
     def ids(self) -> list[str]:
@@ -110,6 +111,13 @@ class BM25Index:
 
     def __repr__(self) -> str:
         return f"BM25Index({len(self)} docs)"
+
+    @property
+    def vocabulary(self) -> frozenset[str]:
+        """Every term of the corpus (after :func:`tokenize`): what the memory ever said."""
+        if getattr(self, "_vocabulary", None) is None:  # pickles written before it lack the slot
+            self._vocabulary = frozenset(self._bm25.idf) if self._bm25 is not None else frozenset()
+        return self._vocabulary  # type: ignore[return-value]
 
     def scores(self, query: str) -> dict[str, float]:
         """The BM25 score of every document for ``query`` (0.0 where no query term occurs)."""

@@ -12,7 +12,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from adamm.nodes.flat import NOT_MENTIONED, rules_answer
+from adamm.nodes.flat import NOT_MENTIONED
+from adamm.nodes.rules.reader import read_answer
 from adamm.nodes.rules.planner import WHICH_NOUN, Intent, compare_sides, detect_intent, lists_values
 from adamm.stores.timeexpr import Period, describe_period
 
@@ -38,8 +39,10 @@ def format_value(value: Any, unit: str | None) -> str:
     return number
 
 
-def compose(question: str, periods: list[Period], evidence: list[dict[str, Any]], calls: list[dict[str, Any]]) -> tuple[str, list[str]]:
-    """(answer, cited unit ids) from the evidence of the executed calls."""
+def compose(question: str, periods: list[Period], evidence: list[dict[str, Any]], calls: list[dict[str, Any]], *,
+            known: frozenset[str] | None = None) -> tuple[str, list[str]]:
+    """(answer, cited unit ids) from the evidence of the executed calls; ``known`` is the
+    memory's vocabulary (see :func:`adamm.nodes.rules.reader.read_answer`)."""
     if not evidence:
         return NOT_MENTIONED, []
     intent = detect_intent(question, periods)
@@ -58,8 +61,7 @@ def compose(question: str, periods: list[Period], evidence: list[dict[str, Any]]
     if rows:
         return _rows(intent, rows, calls, question), [u["unit_id"] for u in rows]
     if retrieved:
-        flat = [{"unit_id": u["unit_id"], "text": u["text"].split("\n[around:")[0]} for u in retrieved]
-        return rules_answer(question, flat)
+        return read_answer(question, retrieved, known=known)
     return NOT_MENTIONED, []
 
 

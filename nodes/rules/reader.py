@@ -1,0 +1,413 @@
+"""The offline reader: an answer of the type the question asks for, read from retrieved rounds.
+
+A question says what kind of answer it wants before it says what it is about: "which image"
+wants an image id, "on which date" a date, "how many" a count, "did A before B" an order, "what
+is the name of" a name. The reader detects that type (:func:`answer_type`) and extracts it from
+the evidence only - the date of the round that holds the question's content, the image whose
+caption and round fit the question best, the number of distinct images or rounds that name the
+counted thing, the order of the two rounds that hold the two events, the name next to the
+question's words - and otherwise falls back to the best sentence. It never answers from what
+answers usually are: where the evidence cannot decide, it declines.
+
+Refusal is calibrated on coverage: the share of the question's content words (with names
+counted twice, since a question about "Karl" is not answered by a round about another dog)
+found in the best evidence unit. Below :data:`MIN_SUPPORT` the answer is "Not mentioned.".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from datetime import date, datetime
+from typing import Any
+
+from adamm.nodes.flat import NOT_MENTIONED, rules_answer
+from adamm.nodes.rules.dates import find_dates
+from adamm.stores.bm25 import tokenize
+from adamm.stores.quantities import find_quantities
+
+#: Share of the question's weighted content words the best unit must hold to be an answer.
+MIN_SUPPORT = 0.34
+#: The same for a free-text answer (a sentence of the best round): a near miss still carries
+#: most of a long answer's words, so only a round that shares almost nothing is declined.
+MIN_SPAN_SUPPORT = 0.15
+#: "the picture", "this image", "the provided photo": the question's own image says what it is about.
+_THIS_PICTURE = re.compile(r"\b(?:the|this|that|provided|attached|given)\s+(?:\w+\s+)?(?:image|picture|photo|pic)\b", re.I)
+
+_IMAGE_Q = re.compile(r"\b(?:which|what)\s+(?:of\s+the\s+)?(?:\w+\s+){0,2}?(?:images?|pictures?|photos?|photographs?|pics?)\b"
+                      r"|\bimage_?id\b|\b(?:search|find|show)\s+(?:for\s+)?(?:all\s+)?(?:the\s+)?(?:images?|pictures?|photos?)\b", re.I)
+_COUNT_Q = re.compile(r"\bhow\s+many\b", re.I)
+_DATE_Q = re.compile(r"\b(?:on\s+)?(?:which|what)\s+(?:date|day)\b|\bwhen\b|YYYY-MM-DD", re.I)
+_ORDER_Q = re.compile(r"^\s*(?:did|was|were|had|has|is)\b(?P<a>.+?)\b(?P<rel>before\s+or\s+after|after\s+or\s+before|before|after|"
+                      r"earlier\s+than|later\s+than)\b(?P<b>.+?)[?.]?\s*$", re.I | re.S)
+_YESNO_Q = re.compile(r"^\s*(?!do\s+you\s+(?:remember|recall|know)\b|can\s+you\b|could\s+you\b)"
+                      r"(?:did|does|do|is|are|was|were|has|have|had|can|could|will|would|should)\b", re.I)
+_NAME_Q = re.compile(r"\bwhat\s+(?:is|was)\s+(?:the\s+)?name\s+of\b|\bwhat\s+(?:is|was)\s+(?:\w+\s+){1,3}called\b|"
+                     r"\bwhat\s+(?:is|was)\s+\w+(?:'s|’s)\s+name\b|^\s*who\b", re.I)
+_IMAGE_LINE = re.compile(r"\[image (?P<id>[^\]\s]+)\]\s*(?P<caption>[^\n|\]]*)")
+_FORMAT_NOTE = re.compile(r"\s*(?:please\s+)?(?:return|answer|reply|give)\b[^.?!]*(?:format|numeral|image_?id|only)[^.?!]*[.?!]?", re.I)
+_ASKED_IMAGE = re.compile(r"\n\[image\][^\n]*$")
+_NUMERAL = re.compile(r"\b(?:answer|reply)\s+(?:using|with|in)\s+(?:an?\s+)?arabic\s+numeral", re.I)
+#: Words of "which image shows ..." that say what is asked, not what the image is about.
+_ASKING = frozenset("""which what image images picture pictures photo photos photograph pics pic shown show shows showing
+shared share displayed display displays depicts depicting related relates about conversation mentioned return only id
+image_id please search find all same""".split())
+_CAPITAL = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*\b")
+
+
+#: "what temperature", "how long", "how much did it cost": a value of one kind, as written.
+_QUANTITY_Q = re.compile(r"\bwhat\s+(?:\w+\s+)?(?P<kind>temperature|price|cost|distance|weight|duration|speed)\b|\bhow\s+(?P<how>long|far|much|hot|heavy|fast)\b", re.I)
+_KIND_DIMENSION = {"temperature": "temperature", "hot": "temperature", "price": "currency", "cost": "currency",
+                   "much": "currency", "distance": "distance", "far": "distance", "weight": "mass", "heavy": "mass",
+                   "duration": "duration", "long": "duration", "speed": "speed", "fast": "speed"}
+
+
+def answer_type(question: str) -> str:
+    """image | count | date | order | yesno | name | quantity | span"""
+    q = _ASKED_IMAGE.sub("", question)
+    if _COUNT_Q.search(q):
+        return "count"
+    if _IMAGE_Q.search(q):
+        return "image"
+    if _ORDER_Q.search(q):
+        return "order"
+    if _DATE_Q.search(q) and re.search(r"\b(?:date|day|when)\b|YYYY", q, re.I):
+        return "date"
+    if _YESNO_Q.search(q):
+        return "yesno"
+    if _NAME_Q.search(q):
+        return "name"
+    if _QUANTITY_Q.search(q):
+        return "quantity"
+    return "span"
+
+
+def read_answer(question: str, evidence: Sequence[dict[str, Any]], *, known: frozenset[str] | None = None) -> tuple[str, list[str]]:
+    """(answer, cited unit ids) of the type the question asks for (see the module docstring).
+
+    ``known``: every word the memory's rounds hold. A question whose key words the memory never
+    said ("a robotic vacuum cleaner") is declined whatever the retrieved rounds share with it."""
+    if not evidence:
+        return NOT_MENTIONED, []
+    kind = answer_type(question)
+    asked = _FORMAT_NOTE.sub(" ", _ASKED_IMAGE.sub("", question))
+    units = [dict(u, text=str(u.get("text") or "")) for u in evidence]
+    if kind == "image":
+        return _image(asked, question, units)
+    if known is not None and unsaid(asked, known):
+        return NOT_MENTIONED, []
+    if kind == "count":
+        return _count(asked, question, units)
+    shown = _ASKED_IMAGE.search(question)
+    about = f"{asked} {shown.group()[9:]}" if shown and _THIS_PICTURE.search(asked) else asked
+    support, best = _best_unit(about, units)
+    strict = kind in ("date", "name") or (kind == "yesno" and _OBJECT.search(asked) is not None)
+    if support < (MIN_SUPPORT if strict else MIN_SPAN_SUPPORT):
+        return NOT_MENTIONED, []
+    if kind == "date":
+        said = _date_said(about, best)
+        if said and not re.search(r"YYYY", question):
+            return said, [best["unit_id"]]  # "When is the vet appointment?" - "on Friday at 10:00"
+        day = _day(best)
+        return (day, [best["unit_id"]]) if day else (NOT_MENTIONED, [])
+    if kind == "order":
+        return _order(asked, units)
+    if kind == "yesno":
+        answer = _yes_no(asked, units)
+        if answer[0] != NOT_MENTIONED or _OBJECT.search(asked):
+            return answer
+        # "Is the dog in the picture the same breed as Lumi?": the rounds say Lumi's breed but
+        # not yes or no; quote them rather than decline what they are about
+    if kind == "name":
+        return _name(about, units)
+    if kind == "quantity":
+        found = _quantity(about, units)
+        if found:
+            return found
+    return rules_answer(about, [{"unit_id": u["unit_id"], "text": _own_text(u)} for u in units], min_coverage=0.0)
+
+
+#: Words a question uses to ask, not to say what it is about ("please list", "according to the
+#: conversation", "did he mention"): never a reason to decline.
+_ASKING_WORDS = frozenset("""please list determine whether following conflicts conflict compared dialogue dialog represents
+represent description according category categories search confirm answer answers specify separate commas based history
+conversation conversations mention mentioned discuss discussed specific any user users talk talked say said does did ever
+currently latest recent regarding described envisioned show shows shown showed image images picture pictures photo photos
+uploaded taken help find return format remember think thinks believe believes express expressed consider considered
+instance contradictory contradict contradicting contradiction statement statements information true false correct
+considering both all many much number numeral arabic date name names stance attitude subject candidate title versus claims
+claim claiming earlier himself herself themselves occur occurred happened ultimately initially finally kind type types sort
+way ways example examples reason reasons exact exactly
+temperature price cost amount distance duration length weight height size speed time colour color percentage age capacity
+location place long far much hot heavy fast big old""".split())  # the last: kinds of value, said as "180 °C", "$12", "5 km", not by name
+_VERB_SLOT = re.compile(r"\b(?:did|does|do|to|will|would|can|could|should|ever|not|never|helping|help|helps|let)\s+"
+                        r"(?:(?:[A-Z]\w+|(?i:he|she|they|i|we|you|it))\s+(?:and\s+(?:[A-Z]\w+|(?i:he|she|i|we))\s+)?)?(?:ever\s+)?"
+                        r"(?P<v>[a-z]+)\b")
+_FUNCTION_WORDS = frozenset("""always never often sometimes usually despite although though however whose whom which while
+should would could might must shall can will may
+during within without about above below between among across toward towards upon""".split())
+_MONTHS = frozenset("""january february march april may june july august september october november december""".split())
+
+
+def unsaid(question: str, known: frozenset[str]) -> list[str]:
+    """The question's key words the memory never said (names left out: the user's own name is
+    in the questions, never in the rounds). Inflections count as said ("adopt" / "adopted")."""
+    names = {m.group().lower() for m in re.finditer(r"\b[A-Z][a-z]+\b", question)}
+    # what the question does ("did Lena and Lumi meet", "helping Lena cope", "raising"): other
+    # words for what the rounds say, not a thing the memory must have named
+    verbs = {m.group("v").lower() for m in _VERB_SLOT.finditer(question)}
+    prefixes = _prefixes(known)
+    out = []
+    for w in dict.fromkeys(tokenize(question)):
+        if w in names or w in _ASKING_WORDS or w in _MONTHS or len(w) < 3 or any(ch.isdigit() for ch in w):
+            continue
+        if w in verbs or w.endswith(("ing", "ly")) or (w.endswith("ed") and not w.endswith("eed")) or w in _FUNCTION_WORDS:
+            continue
+        if w in known or (w.endswith("s") and w[:-1] in known) or (len(w) >= 5 and w[:5] in prefixes):
+            continue
+        out.append(w)
+    return out
+
+
+_PREFIX_CACHE: dict[int, frozenset[str]] = {}
+
+
+def _prefixes(known: frozenset[str]) -> frozenset[str]:
+    key = id(known)
+    if key not in _PREFIX_CACHE:
+        if len(_PREFIX_CACHE) > 64:
+            _PREFIX_CACHE.clear()
+        _PREFIX_CACHE[key] = frozenset(w[:5] for w in known if len(w) >= 5)
+    return _PREFIX_CACHE[key]
+
+
+# -- content words ------------------------------------------------------------------------------
+
+def content(question: str) -> dict[str, float]:
+    """The question's content words, names weighted twice."""
+    names = {w for m in _CAPITAL.finditer(question) if m.start() > 0 for w in tokenize(m.group())}
+    return {w: (2.0 if w in names else 1.0) for w in tokenize(question)}
+
+
+def support(words: dict[str, float], text: str) -> float:
+    """Weighted share of ``words`` found in ``text``."""
+    if not words:
+        return 0.0
+    have = set(tokenize(text))
+    return sum(v for w, v in words.items() if w in have) / sum(words.values())
+
+
+def _own_text(unit: dict[str, Any]) -> str:
+    """A unit's own rounds, without the neighbouring rounds shown around it."""
+    return unit["text"].split("\n[around:")[0]
+
+
+def _best_unit(question: str, units: list[dict[str, Any]]) -> tuple[float, dict[str, Any]]:
+    words = content(question)
+    scored = [(support(words, _own_text(u)), -i, u) for i, u in enumerate(units[:5])]
+    best = max(scored, key=lambda s: (s[0], s[1]))
+    return best[0], best[2]
+
+
+def _date_said(question: str, unit: dict[str, Any]) -> str | None:
+    """A day or time the round's best sentence names itself ("on Friday at 10:00", "March 3")."""
+    words = content(question)
+    sentence = max(_sentences_of(_own_text(unit)), key=lambda t: support(words, t))
+    hits = [d for d in find_dates(sentence, None) if d.kind in ("day", "rel")]
+    if not hits:
+        return None
+    start, end = hits[0].start, hits[-1].end
+    clock = re.match(r"\s*(?:at\s+)?\d{1,2}(?::\d{2})?\s*(?:[ap]\.?m\.?)?", sentence[end:], re.I)
+    if clock and clock.group().strip():
+        end += clock.end()
+    before = re.search(r"\b(?:on|in|at|by)\s+$", sentence[:start])
+    return sentence[before.start() if before else start:end].strip(" ,.")
+
+
+def _day(unit: dict[str, Any]) -> str | None:
+    value = unit.get("date") or unit.get("time")
+    if isinstance(value, (date, datetime)):
+        return value.strftime("%Y-%m-%d")
+    m = re.match(r"\d{4}-\d{2}-\d{2}", str(value or ""))
+    return m.group() if m else None
+
+
+# -- images ---------------------------------------------------------------------------------------
+
+def _images(units: list[dict[str, Any]]) -> list[tuple[str, str, int, dict[str, Any]]]:
+    """(image id, caption, rank of its unit, unit) of every image the evidence shows, own rounds first."""
+    out: dict[str, tuple[str, str, int, dict[str, Any]]] = {}
+    for rank, u in enumerate(units):
+        for m in _IMAGE_LINE.finditer(_own_text(u)):
+            out.setdefault(m.group("id"), (m.group("id"), m.group("caption").strip(), rank, u))
+    return list(out.values())
+
+
+def _image(asked: str, question: str, units: list[dict[str, Any]]) -> tuple[str, list[str]]:
+    words = {w: v for w, v in content(asked).items() if w not in _ASKING}
+    shown = _ASKED_IMAGE.search(question)
+    if shown:  # "the same plant species as this image": the asked image's caption says what
+        for w in tokenize(shown.group()):
+            words.setdefault(w, 0.5)
+    images = _images(units)
+    if not images or not words:
+        return NOT_MENTIONED, []
+    scored = []
+    for image_id, caption, rank, u in images:
+        cap = support(words, caption)
+        ctx = support(words, _own_text(u))
+        scored.append((cap + ctx - 0.02 * rank, image_id, u))  # the round says what its picture is for
+    score, image_id, unit = max(scored, key=lambda s: s[0])
+    if score <= 0:
+        return NOT_MENTIONED, []
+    return image_id, [unit["unit_id"]]
+
+
+# -- counts ---------------------------------------------------------------------------------------
+
+def _count(asked: str, question: str, units: list[dict[str, Any]]) -> tuple[str, list[str]]:
+    """"How many images are related to X", "how many X did she view": distinct images (or
+    rounds) whose own words hold the counted thing."""
+    m = re.search(r"\bhow\s+many\s+(?P<what>.+?)(?:\s+(?:did|do|does|have|has|had|are|were|was|is)\b(?P<rest>.*))?[?.]?$",
+                  asked.split("\n")[0], re.I)
+    if m is None:
+        return NOT_MENTIONED, []
+    what = m.group("what")
+    about = what if not re.fullmatch(r"(?:\w+\s+)?(?:images?|pictures?|photos?|times?|rounds?)", what.strip(), re.I) else (m.group("rest") or "")
+    words = {w: v for w, v in content(about).items() if w not in _ASKING}
+    if not words:
+        return NOT_MENTIONED, []
+    need = 0.99 if len(words) <= 2 else 0.66
+    images = _images(units)
+    hits = [(image_id, u) for image_id, caption, _, u in images if support(words, caption) >= need]
+    if not hits:
+        rounds = {rid: u for u in units if support(words, _own_text(u)) >= need for rid in (u.get("round_ids") or [u["unit_id"]])}
+        if not rounds:
+            return NOT_MENTIONED, []
+        return str(len(rounds)), list(dict.fromkeys(u["unit_id"] for u in rounds.values()))
+    return str(len(hits)), list(dict.fromkeys(u["unit_id"] for _, u in hits))
+
+
+# -- order ----------------------------------------------------------------------------------------
+
+def _order(asked: str, units: list[dict[str, Any]]) -> tuple[str, list[str]]:
+    """"Did she visit Milan before arriving in Rome?": the rounds that hold each side, by time."""
+    m = _ORDER_Q.search(asked)
+    if m is None:
+        return NOT_MENTIONED, []
+    sides = []
+    for part in (m.group("a"), m.group("b")):
+        words = {w: v for w, v in content(part).items()}
+        scored = [(support(words, _own_text(u)), -i, u) for i, u in enumerate(units)]
+        s, _, u = max(scored, key=lambda x: (x[0], x[1]))
+        if s < MIN_SUPPORT:
+            return NOT_MENTIONED, []
+        sides.append(u)
+    a, b = sides
+    if a is b:
+        return NOT_MENTIONED, []
+    key_a, key_b = (str(a.get("time") or ""), a.get("order") or 0), (str(b.get("time") or ""), b.get("order") or 0)
+    if key_a == key_b:
+        return NOT_MENTIONED, []
+    before = key_a < key_b
+    if " or " in m.group("rel").lower():  # "before or after ...": which of the two
+        return ("Before." if before else "After."), [a["unit_id"], b["unit_id"]]
+    want_before = m.group("rel").lower().startswith(("before", "earlier"))
+    return ("Yes." if before == want_before else "No."), [a["unit_id"], b["unit_id"]]
+
+
+# -- yes / no -------------------------------------------------------------------------------------
+
+_OBJECT = re.compile(r"\b(?:mention(?:ed)?|discuss(?:ed)?|consider(?:ed)?|talk(?:ed)?\s+about|say|said|ask(?:ed)?\s+about|"
+                     r"plan(?:ned)?\s+to|visit(?:ed)?|buy|bought|use[sd]?)\s+(?P<obj>.+?)[?.]?$", re.I)
+_STATEMENT = re.compile(r"(?:statement|say|claim|to\s+claim|saying)\s+(?:that\s+)?['\"‘“](?P<s>[^'\"’”]+)['\"’”]"
+                        r"|(?:contradictory|conflict\w*)\s+(?:with\s+the\s+\w+\s+)?to\s+(?:say|claim)\s+(?:that\s+)?(?P<s2>.+?)[?.]?$", re.I)
+_NEGATION = re.compile(r"\b(?:no|not|never|none|nothing|cannot|can't|didn't|doesn't|don't|isn't|wasn't|without|neither|nor)\b", re.I)
+
+
+def _yes_no(asked: str, units: list[dict[str, Any]]) -> tuple[str, list[str]]:
+    """"Did she mention X?": yes when one round holds X's words, else declined. "Does the
+    statement 'S' conflict with the conversation?": yes when the round that holds S's words
+    says it with the other polarity (S says "no pink", the round names pink colours)."""
+    stated = _STATEMENT.search(asked)
+    consistency = _CONSISTENCY.search(asked)
+    if consistency and not stated:
+        return _consistent(asked, units)
+    if stated:
+        claim = stated.group("s") or stated.group("s2") or ""
+        words = content(claim)
+        scored = [(support(words, _own_text(u)), -i, u) for i, u in enumerate(units)]
+        s, _, u = max(scored, key=lambda x: (x[0], x[1]))
+        if s < 0.5:
+            return NOT_MENTIONED, []
+        claim_negative = bool(_NEGATION.search(claim))
+        sentence = max(_sentences_of(_own_text(u)), key=lambda t: support(words, t))
+        return ("Yes." if claim_negative != bool(_NEGATION.search(sentence)) else "No."), [u["unit_id"]]
+    m = _OBJECT.search(asked)
+    words = content(m.group("obj")) if m else content(asked)
+    words = {w: v for w, v in words.items() if w not in _ASKING_WORDS}
+    scored = [(support(words, _own_text(u)), -i, u) for i, u in enumerate(units)]
+    s, _, u = max(scored, key=lambda x: (x[0], x[1]))
+    return ("Yes.", [u["unit_id"]]) if s >= 0.75 else (NOT_MENTIONED, [])
+
+
+_CONSISTENCY = re.compile(r"\b(?:contradict\w*|conflict\w*|inconsisten\w*)\b", re.I)
+
+
+def _consistent(asked: str, units: list[dict[str, Any]]) -> tuple[str, list[str]]:
+    """"Is there any contradiction in what she said about X?": yes when the rounds about X say
+    it both ways (one sentence negated, another not), no when they agree."""
+    words = {w: v for w, v in content(asked).items() if w not in _ASKING_WORDS}
+    about = [(support(words, t), t, u) for u in units[:5] for t in _sentences_of(_own_text(u))]
+    on_topic = [(t, u) for s, t, u in about if s >= 0.3]
+    if not on_topic:
+        return NOT_MENTIONED, []
+    polarities = {bool(_NEGATION.search(t)) for t, _ in on_topic}
+    cited = list(dict.fromkeys(u["unit_id"] for _, u in on_topic))[:3]
+    return ("Yes." if len(polarities) == 2 and len(on_topic) >= 2 else "No."), cited
+
+
+def _sentences_of(text: str) -> list[str]:
+    return [t for t in re.split(r"(?<=[.!?])\s+|\n", text) if t.strip()] or [text]
+
+
+# -- names ----------------------------------------------------------------------------------------
+
+_NAMED = re.compile(r"\b(?:named|called|name\s+(?:is|was)|name's)\s+(?:(?:him|her|it|them)\s+)?(?P<n>[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)?)"
+                    r"|(?P<n2>[A-Z][\w'’-]*)\s*\((?:my|our|his|her)\s", re.S)
+
+
+def _name(asked: str, units: list[dict[str, Any]]) -> tuple[str, list[str]]:
+    """"What is the name of Lena's dog?": a name the best rounds give ("named Lumi", "his name
+    is Karl"), else a capitalized word of the best sentence that the question does not hold."""
+    words = content(asked)
+    asked_names = {w.lower() for w in re.findall(r"[A-Z][\w'’-]*", asked)}
+    ranked = sorted(((support(words, _own_text(u)), -i, u) for i, u in enumerate(units[:5])), key=lambda x: (x[0], x[1]), reverse=True)
+    for s, _, u in ranked:
+        if s < MIN_SUPPORT:
+            break
+        for m in _NAMED.finditer(_own_text(u)):
+            name = (m.group("n") or m.group("n2") or "").strip()
+            if name and name.lower() not in asked_names:
+                return name, [u["unit_id"]]
+    return NOT_MENTIONED, []
+
+
+# -- quantities -----------------------------------------------------------------------------------
+
+def _quantity(asked: str, units: list[dict[str, Any]]) -> tuple[str, list[str]] | None:
+    """"What temperature should cookies be baked at?": the first value of the asked kind in the
+    best rounds ("180 °C"), as written; None when they hold none (then the sentence answers)."""
+    m = _QUANTITY_Q.search(asked)
+    if m is None:
+        return None
+    want = _KIND_DIMENSION[(m.group("kind") or m.group("how")).lower()]
+    words = content(asked)
+    ranked = sorted(((support(words, _own_text(u)), -i, u) for i, u in enumerate(units[:5])), key=lambda x: (x[0], x[1]), reverse=True)
+    for s, _, u in ranked[:3]:
+        if s < MIN_SPAN_SUPPORT:
+            break
+        for _, _, q in find_quantities(_own_text(u)):
+            if (q.dimension or "").split(":")[0] == want:
+                return q.raw, [u["unit_id"]]
+    return None

@@ -1,0 +1,122 @@
+"""The offline reader: the answer type a question asks for, read from retrieved rounds only.
+
+Evidence units are written here in the shape the query graph's retrieval tools return (text with
+"User:" / "Assistant:" lines and "[image ID] caption" lines, the round's date and order).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from adamm.nodes.flat import NOT_MENTIONED
+from adamm.nodes.rules.reader import answer_type, read_answer, unsaid
+from adamm.stores.bm25 import tokenize
+
+
+def unit(uid: str, day: str, order: int, user: str, assistant: str = "", images: dict[str, str] | None = None) -> dict:
+    lines = [f"User: {user}"] + ([f"Assistant: {assistant}"] if assistant else [])
+    lines += [f"[image {i}] {c}" for i, c in (images or {}).items()]
+    return {"unit_id": uid, "kind": "event", "date": day, "time": f"{day}T10:00:00", "order": order,
+            "round_ids": [uid.lower()], "image_ids": list(images or {}), "text": "\n".join(lines)}
+
+
+ROUNDS = [
+    unit("E1", "2024-07-02", 3, "Here are the tools I bought for the baking class.", "Nice set!",
+         {"D2:IMG_001": "A wooden rolling pin, a whisk and measuring cups on a kitchen table"}),
+    unit("E2", "2024-07-28", 9, "I spent a quiet afternoon at the library reading cookbooks.", "Sounds lovely."),
+    unit("E3", "2024-08-03", 12, "Our neighbour's beagle visited again. His name is Karl.", "Such a classic Beagle.",
+         {"D4:IMG_002": "A beagle sitting on a doormat"}),
+    unit("E4", "2024-06-10", 1, "The recipe says to bake at 180 °C for about 15 minutes.", "Keep an eye on the colour.",
+         {"D1:IMG_001": "A tray of lemon cookies before baking"}),
+    unit("E6", "2024-08-22", 16, "We adopted a beagle puppy and named him Biscuit. His vet appointment is on Friday at 10:00."),
+    unit("E5", "2024-08-20", 15, "Two more cookie photos from the weekend.", "They look crisp.",
+         {"D5:IMG_001": "Lemon cookies cooling on a rack", "D5:IMG_002": "A stack of lemon cookies on a plate"}),
+]
+KNOWN = frozenset(w for u in ROUNDS for w in tokenize(u["text"]))
+
+
+@pytest.mark.parametrize("question, kind", [
+    ("Which image shows the baking tools?", "image"),
+    ("Which of the pictures shared in July 2024 is about the baking tools?", "image"),
+    ("How many images show lemon cookies? Please answer using an Arabic numeral.", "count"),
+    ("On which date did Maya have the quiet afternoon at the library? Return in the format YYYY-MM-DD.", "date"),
+    ("Did Maya visit the library before the beagle came?", "order"),
+    ("Did Maya mention lemon cookies?", "yesno"),
+    ("What is the name of the neighbour's beagle?", "name"),
+    ("Do you remember what Maya said about baking temperature?", "span"),
+    ("What temperature should cookies be baked at?", "quantity"),
+])
+def test_the_answer_type_comes_from_the_question(question: str, kind: str) -> None:
+    assert answer_type(question) == kind
+
+
+def test_an_image_question_answers_the_image_whose_caption_fits() -> None:
+    assert read_answer("Which image shows the baking tools?", ROUNDS)[0] == "D2:IMG_001"
+    assert read_answer("Which picture shows a dog on a doormat?", ROUNDS)[0] == "D4:IMG_002"
+
+
+def test_a_count_is_the_distinct_images_that_name_the_thing() -> None:
+    answer, cited = read_answer("How many images show lemon cookies? Please answer using an Arabic numeral.", ROUNDS)
+    assert answer == "3" and set(cited) == {"E4", "E5"}
+
+
+def test_a_date_is_the_day_of_the_round_that_holds_the_event() -> None:
+    q = "On which date did Maya have the quiet afternoon at the library? Return in the format YYYY-MM-DD."
+    assert read_answer(q, ROUNDS, known=KNOWN) == ("2024-07-28", ["E2"])
+
+
+def test_order_of_two_events_from_their_rounds() -> None:
+    assert read_answer("Did Maya read cookbooks at the library before the beagle named Karl visited?", ROUNDS)[0] == "Yes."
+    assert read_answer("Did the beagle Karl visit after the library afternoon?", ROUNDS)[0] == "Yes."
+    assert read_answer("Did the beagle Karl visit before the library afternoon?", ROUNDS)[0] == "No."
+    assert read_answer("Did the beagle visit before or after the afternoon at the library?", ROUNDS)[0] == "After."
+
+
+def test_a_name_is_read_where_the_round_names_it() -> None:
+    assert read_answer("What is the name of the neighbour's beagle?", ROUNDS, known=KNOWN)[0] == "Karl"
+
+
+def test_when_is_the_day_the_round_names_else_the_rounds_day() -> None:
+    assert read_answer("When is the puppy's vet appointment?", ROUNDS, known=KNOWN)[0] == "on Friday at 10:00"
+    q = "When is the puppy's vet appointment? Return in the format YYYY-MM-DD."
+    assert read_answer(q, ROUNDS, known=KNOWN)[0] == "2024-08-22"  # the format asks for the round's day
+
+
+def test_a_name_given_to_someone() -> None:
+    assert read_answer("What is the puppy called?", ROUNDS, known=KNOWN)[0] == "Biscuit"
+
+
+def test_a_mention_is_yes_only_when_one_round_holds_it() -> None:
+    assert read_answer("Did Maya mention lemon cookies?", ROUNDS, known=KNOWN)[0] == "Yes."
+    assert read_answer("Did Maya mention making brownies?", ROUNDS, known=KNOWN)[0] == NOT_MENTIONED
+
+
+def test_words_the_memory_never_said_are_declined_whatever_the_rounds_share() -> None:
+    """"Did Maya discuss making sourdough bread?" shares "making" and "bread"-free words with the
+    baking rounds, but the memory never said "sourdough": no answer is read from them."""
+    assert unsaid("Did Maya discuss making sourdough bread?", KNOWN) == ["sourdough", "bread"]
+    assert read_answer("Did Maya discuss making sourdough bread?", ROUNDS, known=KNOWN)[0] == NOT_MENTIONED
+    # the question's own verbs and names are no reason to decline ("bought" / "buy", "Maya")
+    assert unsaid("Which tools did Maya buy for the baking class?", KNOWN) == []
+    assert unsaid("Which beagle did I photograph?", KNOWN) == []
+
+
+def test_a_value_question_gets_the_value_of_its_kind() -> None:
+    assert read_answer("What temperature should cookies be baked at?", ROUNDS, known=KNOWN) == ("180 °C", ["E4"])
+    assert read_answer("How long should the cookies bake?", ROUNDS, known=KNOWN) == ("15 minutes", ["E4"])
+
+
+def test_a_free_question_gets_the_sentence_that_answers_it() -> None:
+    answer, cited = read_answer("What did the assistant say about the colour of the cookies?", ROUNDS, known=KNOWN)
+    assert answer == "Keep an eye on the colour." and cited == ["E4"]
+
+
+def test_a_statement_is_checked_against_the_round_that_holds_it() -> None:
+    q = "Does the statement 'the recipe says to bake at 180 °C for about 15 minutes' conflict with the conversation?"
+    assert read_answer(q, ROUNDS)[0] == "No."
+    q = "Does the statement 'the recipe never says to bake at 180 °C' conflict with the conversation?"
+    assert read_answer(q, ROUNDS)[0] == "Yes."
+
+
+def test_nothing_retrieved_is_declined() -> None:
+    assert read_answer("Which image shows the baking tools?", []) == (NOT_MENTIONED, [])
