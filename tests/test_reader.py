@@ -118,5 +118,19 @@ def test_a_statement_is_checked_against_the_round_that_holds_it() -> None:
     assert read_answer(q, ROUNDS)[0] == "Yes."
 
 
+def test_a_specific_thing_no_round_names_is_declined() -> None:
+    """"Which specific brand ..." is not answered by rounds that only share its topic."""
+    assert read_answer("Which specific brand of rolling pin did Maya buy for the baking class?", ROUNDS, known=KNOWN)[0] == NOT_MENTIONED
+    assert read_answer("Did Maya photograph any roses at the library?", ROUNDS, known=KNOWN)[0] == NOT_MENTIONED
+
+
+def test_what_the_picture_shows_is_the_name_the_rounds_give_it() -> None:
+    rounds = [unit("E1", "2024-05-02", 1, "Here's the first photo!", "This is a **Myrtle Warbler**! They often show yellow patches.",
+                   {"D9:IMG_001": "Small songbird with yellow patches on a branch"}),
+              unit("E2", "2024-05-02", 2, "Another one scanning for insects.", "Myrtle Warblers often perch like this.")]
+    q = "What specific species of animal is shown in the provided image?\n[image] Small songbird with yellow patches"
+    assert answer_type(q) == "label" and read_answer(q, rounds)[0] == "Myrtle Warbler"
+
+
 def test_nothing_retrieved_is_declined() -> None:
     assert read_answer("Which image shows the baking tools?", []) == (NOT_MENTIONED, [])

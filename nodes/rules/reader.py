@@ -30,7 +30,7 @@ from adamm.stores.quantities import find_quantities
 MIN_SUPPORT = 0.34
 #: The same for a free-text answer (a sentence of the best round): a near miss still carries
 #: most of a long answer's words, so only a round that shares almost nothing is declined.
-MIN_SPAN_SUPPORT = 0.15
+MIN_SPAN_SUPPORT = 0.2
 #: "the picture", "this image", "the provided photo": the question's own image says what it is about.
 _THIS_PICTURE = re.compile(r"\b(?:the|this|that|provided|attached|given)\s+(?:\w+\s+)?(?:image|picture|photo|pic)\b", re.I)
 
@@ -43,7 +43,7 @@ _ORDER_Q = re.compile(r"^\s*(?:did|was|were|had|has|is)\b(?P<a>.+?)\b(?P<rel>bef
 _YESNO_Q = re.compile(r"^\s*(?!do\s+you\s+(?:remember|recall|know)\b|can\s+you\b|could\s+you\b)"
                       r"(?:did|does|do|is|are|was|were|has|have|had|can|could|will|would|should)\b", re.I)
 _NAME_Q = re.compile(r"\bwhat\s+(?:is|was)\s+(?:the\s+)?name\s+of\b|\bwhat\s+(?:is|was)\s+(?:\w+\s+){1,3}called\b|"
-                     r"\bwhat\s+(?:is|was)\s+\w+(?:'s|’s)\s+name\b|^\s*who\b", re.I)
+                     r"\bwhat\s+(?:is|was)\s+(?:\w+\s+){0,2}\w+(?:'s|’s)\s+name\b|^\s*who\b", re.I)
 _IMAGE_LINE = re.compile(r"\[image (?P<id>[^\]\s]+)\]\s*(?P<caption>[^\n|\]]*)")
 _FORMAT_NOTE = re.compile(r"\s*(?:please\s+)?(?:return|answer|reply|give)\b[^.?!]*(?:format|numeral|image_?id|only)[^.?!]*[.?!]?", re.I)
 _ASKED_IMAGE = re.compile(r"\n\[image\][^\n]*$")
@@ -55,6 +55,12 @@ image_id please search find all same""".split())
 _CAPITAL = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*\b")
 
 
+#: "What specific species of bird is shown in the provided image?", "what category is the
+#: clothing in the picture", "the name of the landmark in this image": what the conversation
+#: called the thing the picture shows.
+_LABEL_Q = re.compile(r"\bwhat\s+(?:\w+\s+){0,2}?(?:species|breed|kind|type|category|variety|model|brand)\b.*\b(?:image|picture|photo|shown)\b"
+                      r"|\bname\s+of\s+the\s+(?:\w+\s+)?(?:landmark|content|product|place|building|animal|plant|flower|bird|dog|cat|dish)\s+"
+                      r"(?:in|on|of)\s+(?:the|this|that)\s+(?:image|picture|photo)", re.I | re.S)
 #: "what temperature", "how long", "how much did it cost": a value of one kind, as written.
 _QUANTITY_Q = re.compile(r"\bwhat\s+(?:\w+\s+)?(?P<kind>temperature|price|cost|distance|weight|duration|speed)\b|\bhow\s+(?P<how>long|far|much|hot|heavy|fast)\b", re.I)
 _KIND_DIMENSION = {"temperature": "temperature", "hot": "temperature", "price": "currency", "cost": "currency",
@@ -75,6 +81,8 @@ def answer_type(question: str) -> str:
         return "date"
     if _YESNO_Q.search(q):
         return "yesno"
+    if _LABEL_Q.search(q):
+        return "label"
     if _NAME_Q.search(q):
         return "name"
     if _QUANTITY_Q.search(q):
@@ -94,14 +102,19 @@ def read_answer(question: str, evidence: Sequence[dict[str, Any]], *, known: fro
     units = [dict(u, text=str(u.get("text") or "")) for u in evidence]
     if kind == "image":
         return _image(asked, question, units)
-    if known is not None and unsaid(asked, known):
+    if kind in ("yesno", "name") and known is not None and unsaid(asked, known):
+        # "Did Maya discuss making sourdough bread?": a yes can only rest on a word the memory
+        # said; an open question ("what aspects ...") asks in its own words, and is read anyway
         return NOT_MENTIONED, []
+    heads = {h.lower() for h in _SPECIFIC.findall(asked)} - _CLASS_WORDS
+    if kind not in ("label", "count") and heads and not any(_names_all(heads, _own_text(u)) for u in units[:5]):
+        return NOT_MENTIONED, []  # "which specific brand of car wax": no round names a brand
     if kind == "count":
         return _count(asked, question, units)
     shown = _ASKED_IMAGE.search(question)
     about = f"{asked} {shown.group()[9:]}" if shown and _THIS_PICTURE.search(asked) else asked
     support, best = _best_unit(about, units)
-    strict = kind in ("date", "name") or (kind == "yesno" and _OBJECT.search(asked) is not None)
+    strict = kind in ("date", "name") or (kind == "yesno" and (_OBJECT.search(asked) or _DID_SOMETHING.search(asked)) is not None)
     if support < (MIN_SUPPORT if strict else MIN_SPAN_SUPPORT):
         return NOT_MENTIONED, []
     if kind == "date":
@@ -114,10 +127,14 @@ def read_answer(question: str, evidence: Sequence[dict[str, Any]], *, known: fro
         return _order(asked, units)
     if kind == "yesno":
         answer = _yes_no(asked, units)
-        if answer[0] != NOT_MENTIONED or _OBJECT.search(asked):
+        if answer[0] != NOT_MENTIONED or _OBJECT.search(asked) or _DID_SOMETHING.search(asked):
             return answer
         # "Is the dog in the picture the same breed as Lumi?": the rounds say Lumi's breed but
         # not yes or no; quote them rather than decline what they are about
+    if kind == "label":
+        found = _label(units)
+        if found:
+            return found
     if kind == "name":
         return _name(about, units)
     if kind == "quantity":
@@ -343,12 +360,26 @@ def _yes_no(asked: str, units: list[dict[str, Any]]) -> tuple[str, list[str]]:
         claim_negative = bool(_NEGATION.search(claim))
         sentence = max(_sentences_of(_own_text(u)), key=lambda t: support(words, t))
         return ("Yes." if claim_negative != bool(_NEGATION.search(sentence)) else "No."), [u["unit_id"]]
-    m = _OBJECT.search(asked)
+    m = _OBJECT.search(asked) or _DID_SOMETHING.search(asked)
     words = content(m.group("obj")) if m else content(asked)
     words = {w: v for w, v in words.items() if w not in _ASKING_WORDS}
-    scored = [(support(words, _own_text(u)), -i, u) for i, u in enumerate(units)]
+    # "any specific brands of tea tree oil": the specific thing must be named, not only its topic
+    head = {h.lower() for h in _SPECIFIC.findall(asked)}
+    scored = [(support(words, _own_text(u)) if _names_all(head, _own_text(u)) else 0.0, -i, u) for i, u in enumerate(units)]
     s, _, u = max(scored, key=lambda x: (x[0], x[1]))
     return ("Yes.", [u["unit_id"]]) if s >= 0.75 else (NOT_MENTIONED, [])
+
+
+#: "Did Maya photograph any roses", "Has Lin bought a jacket": what the person did it to.
+_DID_SOMETHING = re.compile(r"^\s*(?i:did|does|do|has|have|had|is|was|were)\s+(?:the\s+)?(?:[A-Z][\w’']*|user|users|he|she|they|it)"
+                            r"\s+(?:\w+ly\s+|ever\s+|finally\s+|also\s+)?(?P<verb>[a-z]+)\s+(?P<obj>.+?)[?.]?\s*$", re.S)
+_CLASS_WORDS = frozenset("species type types kind kinds breed breeds category categories variety varieties sort".split())
+_SPECIFIC = re.compile(r"\b(?:specific|exact|particular|precise)\s+(?:\w+\s+)?(\w+)", re.I)
+
+
+def _names_all(heads: set[str], text: str) -> bool:
+    have = set(tokenize(text))
+    return all(h in have or h.rstrip("s") in have or f"{h}s" in have for h in heads)
 
 
 _CONSISTENCY = re.compile(r"\b(?:contradict\w*|conflict\w*|inconsisten\w*)\b", re.I)
@@ -411,3 +442,42 @@ def _quantity(asked: str, units: list[dict[str, Any]]) -> tuple[str, list[str]] 
             if (q.dimension or "").split(":")[0] == want:
                 return q.raw, [u["unit_id"]]
     return None
+
+
+# -- what the picture shows -----------------------------------------------------------------------
+
+_BOLD = re.compile(r"\*\*(?P<n>[^*\n]{2,60})\*\*")
+_TITLED = re.compile(r"\b[A-Z][\w’'-]*(?:\s+(?:[A-Z][\w’'-]*|of|de|la|del|di))*")
+_NOT_A_LABEL = frozenset("""i i'm i’m i've i’ve user assistant the this that these those it it's it’s here there what which
+wow yes no oh and but so my our your his her their we you he she they a an ok okay perfect great nice beautiful lovely
+exactly absolutely definitely also then now today""".split())
+
+
+def _label(units: list[dict[str, Any]]) -> tuple[str, list[str]] | None:
+    """The name the best rounds give the pictured thing: a name in bold ("**Myrtle Warbler**"),
+    else the capitalized name they repeat most ("the Pantheon", "her Lhasa"), best rounds
+    counting most."""
+    scores: dict[str, float] = {}
+    spelled: dict[str, str] = {}
+    first_unit: dict[str, str] = {}
+    for rank, u in enumerate(units[:3]):
+        text = _own_text(u)
+        found = [(m.group("n").strip(), 3.0) for m in _BOLD.finditer(text)]
+        for sentence in _sentences_of(re.sub(r"^(?:User|Assistant):\s*", "", text, flags=re.M)):
+            for m in _TITLED.finditer(sentence):
+                name = m.group().strip()
+                words = name.split()
+                while words and words[0].lower().strip("’'") in _NOT_A_LABEL:
+                    words = words[1:]
+                if not words or (m.start() == 0 and len(words) == 1 and name == words[0]):
+                    continue  # a one-word sentence opener is no name
+                found.append((" ".join(words), 1.0))
+        for name, weight in found:
+            key = name.lower()
+            scores[key] = scores.get(key, 0.0) + weight / (rank + 1)
+            spelled.setdefault(key, name)
+            first_unit.setdefault(key, u["unit_id"])
+    if not scores:
+        return None
+    best = max(scores, key=lambda k: (scores[k], len(k)))
+    return spelled[best], [first_unit[best]]
