@@ -244,6 +244,7 @@ def table_documents(ctx: Any, memory_id: str, only: str | None = None) -> list[d
             "name": t.name,
             "description": t.description,
             "columns": [{"name": c.name, "type": c.type, "unit": c.unit} for c in t.columns],
+            "row_count": len(rows),
             "rows": [{k: (v.isoformat() if hasattr(v, "isoformat") else v) for k, v in r.items()} for r in rows],
         })
     return docs

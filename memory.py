@@ -105,7 +105,7 @@ class TableInfo:
     name: str
     description: str
     columns: tuple[ColumnInfo, ...]
-    rows: int
+    row_count: int  #: how many rows it has; :meth:`Memory.rows` gives them (``rows`` is always a list)
 
 
 class Memory:
@@ -210,13 +210,23 @@ class Memory:
                 name=t.name,
                 description=t.description,
                 columns=tuple(ColumnInfo(c.name, c.type, c.unit) for c in t.columns),
-                rows=sql.count_rows(self.memory_id, t.name),
+                row_count=sql.count_rows(self.memory_id, t.name),
             )
             for t in sql.tables(self.memory_id)
         ]
 
     async def atables(self) -> list[TableInfo]:
         return await asyncio.to_thread(self.tables)
+
+    def rows(self, table: str) -> list[dict[str, Any]]:
+        """The rows of one table, oldest first, as ``adamm tables --json`` prints them (``source``
+        round id, ``order``, ``time``, ``observed_at``, ``captions`` and the column values)."""
+        from adamm.cli import table_documents  # noqa: PLC0415
+
+        return table_documents(self.context, self.memory_id, table)[0]["rows"]
+
+    async def arows(self, table: str) -> list[dict[str, Any]]:
+        return await asyncio.to_thread(self.rows, table)
 
     # -- forget -------------------------------------------------------------------------------
 

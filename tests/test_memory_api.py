@@ -45,7 +45,9 @@ def test_ingest_ask_tables_round_trip(home: Path) -> None:
     assert bridge.citations[0] == Citation("r2", ("img-lisbon",))
 
     (table,) = mem.tables()
-    assert isinstance(table, TableInfo) and table.name == "sleep_log" and table.rows == 5
+    assert isinstance(table, TableInfo) and table.name == "sleep_log" and table.row_count == 5
+    rows = mem.rows("sleep_log")  # one shape with `adamm tables --json`: a count is row_count, rows a list
+    assert len(rows) == 5 and {"source", "order", "time", "observed_at"} <= set(rows[0])
     assert {c.name: c.unit for c in table.columns}["deep_sleep"] == "h"
     assert Memory("nobody").tables() == []
 

@@ -132,5 +132,10 @@ def test_what_the_picture_shows_is_the_name_the_rounds_give_it() -> None:
     assert answer_type(q) == "label" and read_answer(q, rounds)[0] == "Myrtle Warbler"
 
 
+def test_a_place_the_memory_never_named_is_declined() -> None:
+    assert read_answer("Which museum did we visit in Lisbon?", ROUNDS, known=KNOWN)[0] == NOT_MENTIONED
+    assert read_answer("Which cookbooks did Maya read at the library?", ROUNDS, known=KNOWN)[0] != NOT_MENTIONED
+
+
 def test_nothing_retrieved_is_declined() -> None:
     assert read_answer("Which image shows the baking tools?", []) == (NOT_MENTIONED, [])

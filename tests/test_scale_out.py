@@ -118,7 +118,7 @@ def test_tenants_stay_apart_on_shared_servers(home: Path, pg_url: str, chroma_ur
 
     # Same table name, same database: each memory computes over its own rows only.
     assert [t.name for t in alice.tables()] == [t.name for t in bob.tables()] == ["sleep_log"]
-    assert (alice.tables()[0].rows, bob.tables()[0].rows) == (5, 6)
+    assert (alice.tables()[0].row_count, bob.tables()[0].row_count) == (5, 6)
     a_tools, b_tools = memory_tools("alice", ctx), memory_tools("bob", ctx)
     assert tool(a_tools, "Compute", table="sleep_log", target="deep_sleep", operator="avg")["value"] == pytest.approx(DEMO_DEEP_AVG)
     assert tool(b_tools, "Compute", table="sleep_log", target="deep_sleep", operator="avg")["value"] == pytest.approx(BOB_DEEP_AVG)
@@ -168,7 +168,7 @@ def test_concurrent_ingestion_of_two_memories(home: Path, pg_url: str, chroma_ur
         assert b.sql.count_rounds(memory_id) == len(rounds)
         assert b.vectors.count(memory_id, text_space(ROUNDS_SPACE)) == len(rounds)
         assert {r.round_id for r in b.sql.get_rounds(memory_id)} == {r.round_id for r in rounds}
-    assert Memory("carol").tables()[0].rows == 5 and Memory("dave").tables()[0].rows == 6
+    assert Memory("carol").tables()[0].row_count == 5 and Memory("dave").tables()[0].row_count == 6
     dave = memory_tools("dave")
     assert tool(dave, "Compute", table="sleep_log", target="deep_sleep", operator="avg")["value"] == pytest.approx(BOB_DEEP_AVG)
     assert Memory("carol").ask("Which museum did we visit in Lisbon?").round_ids[0].startswith("carol-")

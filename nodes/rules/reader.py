@@ -42,7 +42,7 @@ _ORDER_Q = re.compile(r"^\s*(?:did|was|were|had|has|is)\b(?P<a>.+?)\b(?P<rel>bef
                       r"earlier\s+than|later\s+than)\b(?P<b>.+?)[?.]?\s*$", re.I | re.S)
 _YESNO_Q = re.compile(r"^\s*(?!do\s+you\s+(?:remember|recall|know)\b|can\s+you\b|could\s+you\b)"
                       r"(?:did|does|do|is|are|was|were|has|have|had|can|could|will|would|should)\b", re.I)
-_NAME_Q = re.compile(r"\bwhat\s+(?:is|was)\s+(?:the\s+)?name\s+of\b|\bwhat\s+(?:is|was)\s+(?:\w+\s+){1,3}called\b|"
+_NAME_Q = re.compile(r"\bwhat\s+(?:is|was)\s+(?:the\s+)?name\s+of\b|\bwhat\s+(?:is|was)\s+(?:[\w'’]+\s+){1,3}called\b|"
                      r"\bwhat\s+(?:is|was)\s+(?:\w+\s+){0,2}\w+(?:'s|’s)\s+name\b|^\s*who\b", re.I)
 _IMAGE_LINE = re.compile(r"\[image (?P<id>[^\]\s]+)\]\s*(?P<caption>[^\n|\]]*)")
 _FORMAT_NOTE = re.compile(r"\s*(?:please\s+)?(?:return|answer|reply|give)\b[^.?!]*(?:format|numeral|image_?id|only)[^.?!]*[.?!]?", re.I)
@@ -102,6 +102,8 @@ def read_answer(question: str, evidence: Sequence[dict[str, Any]], *, known: fro
     units = [dict(u, text=str(u.get("text") or "")) for u in evidence]
     if kind == "image":
         return _image(asked, question, units)
+    if known is not None and _unsaid_place(asked, known):
+        return NOT_MENTIONED, []  # "Which museum did we visit in Lisbon?" of a memory that never said Lisbon
     if kind in ("yesno", "name") and known is not None and unsaid(asked, known):
         # "Did Maya discuss making sourdough bread?": a yes can only rest on a word the memory
         # said; an open question ("what aspects ...") asks in its own words, and is read anyway
@@ -184,6 +186,19 @@ def unsaid(question: str, known: frozenset[str]) -> list[str]:
             continue
         out.append(w)
     return out
+
+
+_PLACE = re.compile(r"\b(?:in|at|to|from|near|around|visit(?:ed|ing)?)\s+(?:the\s+)?(?P<n>[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*)")
+
+
+def _unsaid_place(question: str, known: frozenset[str]) -> bool:
+    """A named place ("in Lisbon", "visited Barcelona") the memory never said: the question is
+    about something that did not happen here (the user's own name is a subject, never a place)."""
+    for m in _PLACE.finditer(question):
+        words = tokenize(m.group("n"))
+        if words and not any(w in known for w in words) and m.group("n").lower() not in _MONTHS:
+            return True
+    return False
 
 
 _PREFIX_CACHE: dict[int, frozenset[str]] = {}
