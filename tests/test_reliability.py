@@ -27,6 +27,9 @@ from adamm.nodes.ingest import ROUNDS_SPACE
 from adamm.stores.units import text_space
 from adamm.stores.vectors import VectorStore
 
+#: The CLI of this environment (an environment that is not activated has none on PATH).
+ADAMM = str(Path(sys.executable).with_name("adamm")) if Path(sys.executable).with_name("adamm").exists() else "adamm"
+
 #: Runs ``adamm`` with one method patched to stop (and signal) at its n-th call.
 PAUSER = r'''
 import importlib, os, sys, time
@@ -186,6 +189,7 @@ WRITER = r'''
 import sys
 import numpy as np
 from adamm.stores.vectors import VectorStore
+
 path, memory, tag, n = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
 store = VectorStore(path=path)
 rng = np.random.default_rng(abs(hash(tag)) % 1000)
@@ -220,7 +224,7 @@ def test_two_processes_ingesting_at_once_lose_nothing(tmp_path: Path) -> None:
     second = write_jsonl(tmp_path / "second.jsonl", [dict(r, round_id=f"x{r['round_id']}", order=8 + i) for i, r in enumerate(rounds[8:])])
     other = write_jsonl(tmp_path / "other.jsonl", rounds[:8])
     runs = [
-        subprocess.Popen(["adamm", "ingest", str(p), "--memory-id", mid, "--batch-size", "2"], env=env_for(home),
+        subprocess.Popen([ADAMM, "ingest", str(p), "--memory-id", mid, "--batch-size", "2"], env=env_for(home),
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         for p, mid in ((first, "shared"), (second, "shared"), (other, "other"))
     ]
