@@ -112,7 +112,7 @@ def test_tables_cli_json_and_show(home, capsys) -> None:
     ingest.invoke({"memory_id": "m", "rounds": [dashboard(i) for i in range(5)]}, context=ctx)
     assert main(["tables", "--memory-id", "m", "--json"]) == 0
     (doc,) = json.loads(capsys.readouterr().out)
-    assert set(doc) == {"name", "description", "columns", "rows"}
+    assert set(doc) == {"name", "description", "columns", "row_count", "rows"} and doc["row_count"] == len(doc["rows"])
     assert {"source", "order", "time"} <= set(doc["rows"][0])
     assert [r["source"] for r in doc["rows"]] == [f"d{i}" for i in range(5)]
     assert main(["tables", "--memory-id", "m", "--show", doc["name"]]) == 0

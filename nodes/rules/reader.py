@@ -9,9 +9,19 @@ counted thing, the order of the two rounds that hold the two events, the name ne
 question's words - and otherwise falls back to the best sentence. It never answers from what
 answers usually are: where the evidence cannot decide, it declines.
 
-Refusal is calibrated on coverage: the share of the question's content words (with names
-counted twice, since a question about "Karl" is not answered by a round about another dog)
-found in the best evidence unit. Below :data:`MIN_SUPPORT` the answer is "Not mentioned.".
+When to decline was measured on the Mem-Gallery development split (coverage of the question's
+words alone does not tell answerable from unanswerable questions there: "Did Julian mention
+any specific X?" shares most words with the rounds either way). The reader declines:
+
+* a yes/no or name question with a key word the memory never said (``known``, the memory's
+  vocabulary; the question's own verbs, names and asking words do not count: :func:`unsaid`);
+* a place the memory never named ("in Lisbon"), a "specific" thing no round names;
+* "did she mention / buy / photograph X" when no single round holds X's words;
+* anything whose best round holds less than :data:`MIN_SUPPORT` (dates, names, mentions) or
+  :data:`MIN_SPAN_SUPPORT` (a sentence) of the question's words, names counted twice.
+
+Open questions asked in the question's own words ("what aspects of baking ...") are not gated
+on the vocabulary: there a near sentence carries most of a long answer.
 """
 
 from __future__ import annotations
@@ -47,7 +57,6 @@ _NAME_Q = re.compile(r"\bwhat\s+(?:is|was)\s+(?:the\s+)?name\s+of\b|\bwhat\s+(?:
 _IMAGE_LINE = re.compile(r"\[image (?P<id>[^\]\s]+)\]\s*(?P<caption>[^\n|\]]*)")
 _FORMAT_NOTE = re.compile(r"\s*(?:please\s+)?(?:return|answer|reply|give)\b[^.?!]*(?:format|numeral|image_?id|only)[^.?!]*[.?!]?", re.I)
 _ASKED_IMAGE = re.compile(r"\n\[image\][^\n]*$")
-_NUMERAL = re.compile(r"\b(?:answer|reply)\s+(?:using|with|in)\s+(?:an?\s+)?arabic\s+numeral", re.I)
 #: Words of "which image shows ..." that say what is asked, not what the image is about.
 _ASKING = frozenset("""which what image images picture pictures photo photos photograph pics pic shown show shows showing
 shared share displayed display displays depicts depicting related relates about conversation mentioned return only id
