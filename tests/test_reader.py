@@ -60,6 +60,12 @@ def test_a_count_is_the_distinct_images_that_name_the_thing() -> None:
     assert answer == "3" and set(cited) == {"E4", "E5"}
 
 
+def test_a_number_said_of_the_counted_thing_is_the_answer() -> None:
+    rounds = [unit("E1", "2025-03-01", 1, "For the record, the car is a 2017 estate, petrol. The tank takes 55 litres."),
+              unit("E2", "2025-03-02", 2, "Filled up 41 litres today.")]
+    assert read_answer("How many litres does my car's tank hold?", rounds) == ("55", ["E1"])
+
+
 def test_a_date_is_the_day_of_the_round_that_holds_the_event() -> None:
     q = "On which date did Maya have the quiet afternoon at the library? Return in the format YYYY-MM-DD."
     assert read_answer(q, ROUNDS, known=KNOWN) == ("2024-07-28", ["E2"])

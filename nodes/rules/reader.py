@@ -314,6 +314,9 @@ def _count(asked: str, question: str, units: list[dict[str, Any]]) -> tuple[str,
     if m is None:
         return NOT_MENTIONED, []
     what = m.group("what")
+    stated = _stated_number(what, asked, units)
+    if stated:
+        return stated  # "How many litres does my car's tank hold?" - "The tank takes 55 litres."
     about = what if not re.fullmatch(r"(?:\w+\s+)?(?:images?|pictures?|photos?|times?|rounds?)", what.strip(), re.I) else (m.group("rest") or "")
     words = {w: v for w, v in content(about).items() if w not in _ASKING}
     if not words:
@@ -327,6 +330,26 @@ def _count(asked: str, question: str, units: list[dict[str, Any]]) -> tuple[str,
             return NOT_MENTIONED, []
         return str(len(rounds)), list(dict.fromkeys(u["unit_id"] for u in rounds.values()))
     return str(len(hits)), list(dict.fromkeys(u["unit_id"] for _, u in hits))
+
+
+def _stated_number(what: str, asked: str, units: list[dict[str, Any]]) -> tuple[str, list[str]] | None:
+    """A number the best rounds state of the counted thing ("55 litres", "at least 40 minutes",
+    "30 books"): a fact said once, not a count of rounds."""
+    nouns = {w for w in (what.split()[0], what.split()[-1]) if w.isalpha() and w.islower()} if what.split() else set()
+    nouns -= {"images", "image", "pictures", "picture", "photos", "photo", "times", "rounds"}
+    if not nouns:
+        return None
+    stems = "|".join(re.escape(n.rstrip("s")) for n in nouns)
+    pattern = re.compile(r"(?<![\w.,])(?P<n>\d[\d,]*(?:\.\d+)?)\s+(?:[a-z-]+\s+)?(?:" + stems + r")s?\b", re.I)
+    words = content(asked)
+    ranked = sorted(((support(words, _own_text(u)), -i, u) for i, u in enumerate(units[:5])), key=lambda x: (x[0], x[1]), reverse=True)
+    for s, _, u in ranked[:2]:
+        if s < MIN_SUPPORT:
+            break
+        found = pattern.search(_own_text(u))
+        if found:
+            return found.group("n"), [u["unit_id"]]
+    return None
 
 
 # -- order ----------------------------------------------------------------------------------------
