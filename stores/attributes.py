@@ -318,10 +318,13 @@ def consolidation(known: Sequence[Known], sets: Sequence[tuple[frozenset[str], i
         if len(partners) > 1:
             mine = words(k.name)
             partners = [p for p in partners if words(p.name) & mine] or partners
-        if len(partners) > 1 and not any((a.name, b.name) in together for a in partners for b in partners):
-            # "scale", "weigh in" and "weight" beside a night's sleep: three labels of one
-            # quantity (none recorded with another); all go to the most recorded one.
-            partners = [max(partners, key=lambda p: (support[p.name], p.name))]
+        if len(partners) > 1 and ranges:
+            # a game's "score for" (0-4) is no sleep "score" (50-90), whatever their names share
+            partners = [p for p in partners if ranges_overlap(ranges.get(k.name), ranges.get(p.name))]
+            if len(partners) > 1 and not any((a.name, b.name) in together for a in partners for b in partners):
+                # "scale", "weigh in" and "weight" beside a night's sleep: three labels of one
+                # quantity (none recorded with another); all go to the most recorded one.
+                partners = [max(partners, key=lambda p: (support[p.name], p.name))]
         if len(partners) == 1:
             merged[k.name] = partners[0].name
     return merged

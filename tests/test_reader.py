@@ -143,5 +143,23 @@ def test_a_place_the_memory_never_named_is_declined() -> None:
     assert read_answer("Which cookbooks did Maya read at the library?", ROUNDS, known=KNOWN)[0] != NOT_MENTIONED
 
 
+@pytest.mark.parametrize("question, kind", [
+    ("What helps when my sensor itches?", "span"),          # "when" inside a clause asks no date
+    ("Is the new recipe worth trying, according to you?", "yesno"),
+])
+def test_when_asks_a_date_only_at_the_start(question: str, kind: str) -> None:
+    assert answer_type(question) == kind
+
+
+def test_advice_and_facts_about_the_user() -> None:
+    # asked of the assistant ("do we need", "is it worth"): the reply is the answer, not yes / no
+    rounds = [unit("E1", "2024-08-01", 1, "Is Montreal walkable or should we rent a car?",
+                   "The centre of Montreal is very walkable; public transport covers the rest.")]
+    known = frozenset(tokenize(rounds[0]["text"]))
+    assert "walkable" in read_answer("Do we need a car in Montreal, or can we walk?", rounds, known=known)[0]
+    # a fact about the user the memory never said is declined, not quoted from a near round
+    assert read_answer("What's my favourite colour?", ROUNDS, known=KNOWN)[0] == NOT_MENTIONED
+
+
 def test_nothing_retrieved_is_declined() -> None:
     assert read_answer("Which image shows the baking tools?", []) == (NOT_MENTIONED, [])

@@ -291,7 +291,10 @@ class Target:
 def _stem(word: str) -> str:
     for suffix in ("ings", "ing", "ies", "es", "ed", "s"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            return word[: -len(suffix)] + ("y" if suffix == "ies" else "")
+            stem = word[: -len(suffix)] + ("y" if suffix == "ies" else "")
+            if suffix in ("ings", "ing", "ed") and len(stem) >= 3 and stem[-1] == stem[-2] and stem[-1] not in "lsz":
+                stem = stem[:-1]  # "running" / "shopped": the doubled consonant of the stem
+            return stem
     return word
 
 

@@ -86,8 +86,8 @@ def answer_type(question: str) -> str:
         return "image"
     if _ORDER_Q.search(q):
         return "order"
-    if _DATE_Q.search(q) and re.search(r"\b(?:date|day|when)\b|YYYY", q, re.I):
-        return "date"
+    if _DATE_Q.search(q) and (re.match(r"\s*(?:when|(?:on\s+)?(?:which|what)\s+(?:date|day))\b", q, re.I) or re.search(r"YYYY", q)):
+        return "date"  # "When did ...", "On which date ..."; not "What helps when my sensor itches?"
     if _YESNO_Q.search(q):
         return "yesno"
     if _LABEL_Q.search(q):
@@ -113,7 +113,7 @@ def read_answer(question: str, evidence: Sequence[dict[str, Any]], *, known: fro
         return _image(asked, question, units)
     if known is not None and _unsaid_place(asked, known):
         return NOT_MENTIONED, []  # "Which museum did we visit in Lisbon?" of a memory that never said Lisbon
-    if kind in ("yesno", "name") and known is not None and unsaid(asked, known):
+    if (kind in ("yesno", "name") or _MY_FACT.match(asked)) and known is not None and unsaid(asked, known):
         # "Did Maya discuss making sourdough bread?": a yes can only rest on a word the memory
         # said; an open question ("what aspects ...") asks in its own words, and is read anyway
         return NOT_MENTIONED, []
@@ -168,7 +168,7 @@ claim claiming earlier himself herself themselves occur occurred happened ultima
 way ways example examples reason reasons exact exactly
 temperature price cost amount distance duration length weight height size speed time colour color percentage age capacity
 location place long far much hot heavy fast big old""".split())  # the last: kinds of value, said as "180 °C", "$12", "5 km", not by name
-_VERB_SLOT = re.compile(r"\b(?:did|does|do|to|will|would|can|could|should|ever|not|never|helping|help|helps|let)\s+"
+_VERB_SLOT = re.compile(r"\b(?i:did|does|do|to|will|would|can|could|should|ever|not|never|helping|help|helps|let)\s+"
                         r"(?:(?:[A-Z]\w+|(?i:he|she|they|i|we|you|it))\s+(?:and\s+(?:[A-Z]\w+|(?i:he|she|i|we))\s+)?)?(?:ever\s+)?"
                         r"(?P<v>[a-z]+)\b")
 _FUNCTION_WORDS = frozenset("""always never often sometimes usually despite although though however whose whom which while
@@ -197,6 +197,9 @@ def unsaid(question: str, known: frozenset[str]) -> list[str]:
     return out
 
 
+#: "What's my favourite colour?", "What was my cholesterol at the last checkup?": a fact about
+#: the user said once, or never - gated on the memory's words like a yes/no question.
+_MY_FACT = re.compile(r"\s*what(?:'s|’s|\s+is|\s+was|\s+are|\s+were)\s+my\b", re.I)
 _PLACE = re.compile(r"\b(?:in|at|to|from|near|around|visit(?:ed|ing)?)\s+(?:the\s+)?(?P<n>[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*)")
 
 
@@ -418,7 +421,7 @@ def _yes_no(asked: str, units: list[dict[str, Any]]) -> tuple[str, list[str]]:
 
 
 #: "Did Maya photograph any roses", "Has Lin bought a jacket": what the person did it to.
-_DID_SOMETHING = re.compile(r"^\s*(?i:did|does|do|has|have|had|is|was|were)\s+(?:the\s+)?(?:[A-Z][\w’']*|user|users|he|she|they|it)"
+_DID_SOMETHING = re.compile(r"^\s*(?i:did|does|has|have|had)\s+(?:the\s+)?(?:(?!I\b)[A-Z][\w’']*|user|users|he|she|they)"
                             r"\s+(?:\w+ly\s+|ever\s+|finally\s+|also\s+)?(?P<verb>[a-z]+)\s+(?P<obj>.+?)[?.]?\s*$", re.S)
 _CLASS_WORDS = frozenset("species type types kind kinds breed breeds category categories variety varieties sort".split())
 _SPECIFIC = re.compile(r"\b(?:specific|exact|particular|precise)\s+(?:\w+\s+)?(\w+)", re.I)
