@@ -20,7 +20,7 @@ import re
 from datetime import date, datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from adamm.nodes.backends import backends
 from adamm.nodes.context import Context
@@ -42,7 +42,8 @@ TOOL_SPECS: dict[str, str] = {
     "Lookup": "Lookup(table, key_values, result_budget): rows whose columns equal the given values "
               "(a YYYY-MM-DD value on a date column matches the whole day).",
     "Filter": "Filter(table, column_filters, result_budget): rows satisfying every filter "
-              "{column, op, value}; ops: = != < <= > >= between in contains mentions is_null not_null (mentions: every word appears in the text column, e.g. the rows' own words in captions).",
+              "{column, op, value}; ops: = != < <= > >= between in contains mentions is_null not_null (mentions: every word appears in the text column, e.g. the rows' own words in captions); "
+              "{any: [filter, filter, ...]} keeps rows meeting at least one of them (e.g. systolic > 135 or diastolic > 85).",
     "Compute": "Compute(table, target, operator, column_filters, group_by?, order?, condition?): one value "
                "over the filtered rows; target is a column or an arithmetic expression of columns. Operators: "
                "count (target '*' counts rows), count_distinct (how many different values), sum, avg, median, "
@@ -67,9 +68,13 @@ class _Args(BaseModel):
 
 
 class FilterSpec(_Args):
-    column: str = Field(min_length=1, max_length=100)
+    """``{column, op, value}``, or ``{any: [{column, op, value}, ...]}`` - rows meeting at least
+    one of them ("systolic or diastolic above the target")."""
+
+    column: str | None = Field(default=None, min_length=1, max_length=100)
     op: str = Field(default="=", max_length=20)
     value: Any = None
+    any: list[FilterSpec] | None = Field(default=None, min_length=2, max_length=10)
 
     @field_validator("value")
     @classmethod
@@ -77,6 +82,19 @@ class FilterSpec(_Args):
         if len(json.dumps(v, default=str)) > 4000:
             raise ValueError("value is too large")
         return v
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> FilterSpec:
+        if (self.column is None) == (self.any is None):
+            raise ValueError("a filter needs either 'column' (with op and value) or 'any' (a list of such filters)")
+        if self.any is not None and any(f.any is not None for f in self.any):
+            raise ValueError("'any' filters cannot be nested")
+        return self
+
+    def to_dict(self) -> dict[str, Any]:
+        if self.any is not None:
+            return {"any": [f.to_dict() for f in self.any]}
+        return {"column": self.column, "op": self.op, "value": self.value}
 
 
 class LookupArgs(_Args):
@@ -200,7 +218,7 @@ def run_call(ctx: Context, memory_id: str, tool: str, args: _Args, budget: int) 
 
 
 def _filters(specs: list[FilterSpec]) -> list[dict[str, Any]]:
-    return [s.model_dump() for s in specs]
+    return [s.to_dict() for s in specs]
 
 
 def _range(start: date | None, end: date | None) -> tuple[datetime | None, datetime | None] | None:
@@ -322,7 +340,11 @@ def _compute_unit(sql: Any, memory_id: str, res: analytic.ToolResult) -> dict[st
 
 
 def _conditions(filters: list[dict[str, Any]]) -> str:
-    return "; ".join(f"{f['column']} {f['op']} {f.get('value', '')}".strip() for f in filters)
+    def one(f: dict[str, Any]) -> str:
+        if "any" in f:
+            return "(" + " or ".join(one(g) for g in f["any"]) + ")"
+        return f"{f['column']} {f['op']} {f.get('value', '')}".strip()
+    return "; ".join(one(f) for f in filters)
 
 
 def _retrieved_unit(u: RetrievedUnit, tool: str) -> dict[str, Any]:

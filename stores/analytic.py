@@ -591,6 +591,16 @@ def _filters(scope: _Scope, column_filters: Any, arg: str = "column_filters") ->
     clauses, normalized = [], []
     for i, f in enumerate(column_filters):
         where = f"{arg}[{i}]"
+        if isinstance(f, dict) and "any" in f:
+            # {"any": [...]}: rows meeting at least one ("systolic or diastolic above the target")
+            if set(f) != {"any"} or not isinstance(f["any"], (list, tuple)) or not 2 <= len(f["any"]) <= MAX_FILTERS:
+                raise ToolError(f"{where}: 'any' takes a list of 2 to {MAX_FILTERS} filters and nothing else")
+            if any(isinstance(g, dict) and "any" in g for g in f["any"]):
+                raise ToolError(f"{where}: 'any' filters cannot be nested")
+            inner, inner_norm = _filters(scope, list(f["any"]), f"{where}.any")
+            clauses.append(or_(*inner))
+            normalized.append({"any": inner_norm})
+            continue
         if not isinstance(f, dict):
             raise ToolError(f"{where} must be an object with keys column, op, value; got {f!r}")
         extra = set(f) - {"column", "op", "operator", "value"}

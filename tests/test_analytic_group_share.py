@@ -286,6 +286,17 @@ def test_delta_first_last_count_distinct_by_hand(both: SqlStore) -> None:
 # -- categorical filters ------------------------------------------------------------------------------------
 
 
+def test_any_keeps_rows_meeting_one_of_its_filters(both: SqlStore) -> None:
+    """"systolic or diastolic above the target": an ``any`` group is OR, beside the other filters' AND."""
+    either = [{"any": [{"column": "amount", "op": ">", "value": 50}, {"column": "payee", "op": "=", "value": "ventra"}]}]
+    want = sources(chrono([r for r in EXPENSES if (r["amount"] or 0) > 50 or r["payee"].strip().lower() == "ventra"]))
+    assert filter_rows(both, MEM, "expenses", either, 100).sources == want and len(want) == 7
+    in_feb = either + [{"column": "date", "op": "between", "value": ["2025-02-01", "2025-02-28"]}]
+    assert filter_rows(both, MEM, "expenses", in_feb, 100).sources == ["e5", "e7"]
+    share = compute(both, MEM, "expenses", "*", "share", condition=either)
+    assert share.value == pytest.approx(100 * len(want) / len(EXPENSES))
+
+
 def test_categorical_filters_ignore_case_and_extra_words(both: SqlStore) -> None:
     def want(pred: Any) -> list[str]:
         return sources(chrono([r for r in EXPENSES if pred(r)]))
@@ -364,6 +375,9 @@ def test_rank_and_lookup_rows_carry_every_column(both: SqlStore) -> None:
     (lambda s: compute(s, MEM, "tennis_matches", "*", "avg"), r"target '\*' only works with operator 'count' or 'share'"),
     (lambda s: compute(s, MEM, "tennis_matches", "x; DROP TABLE adamm_rounds", "count", group_by="opponent"), r"target"),
     (lambda s: compute(s, MEM, "tennis_matches", "*", "count", group_by="x; DROP TABLE adamm_rounds"), r"unknown group_by column"),
+    (lambda s: filter_rows(s, MEM, "expenses", [{"any": [{"column": "amount", "op": ">", "value": 1}]}]), r"'any' takes a list of 2"),
+    (lambda s: filter_rows(s, MEM, "expenses", [{"any": [{"any": []}, {"column": "amount", "op": ">", "value": 1}]}]), r"cannot be nested"),
+    (lambda s: filter_rows(s, MEM, "expenses", [{"any": [{"column": "amount", "op": ">", "value": 1}] * 2, "column": "x"}]), r"nothing else"),
 ])
 def test_bad_arguments_name_the_argument(both: SqlStore, call: Any, message: str) -> None:
     with pytest.raises(ToolError, match=message):
@@ -421,3 +435,16 @@ def test_mentions_finds_every_word_at_a_word_start(tmp_path) -> None:
     assert res.value == 3  # a plural in the question finds the singular in the record
     with pytest.raises(analytic.ToolError, match="mentions"):
         analytic.filter_rows(sql, "m", "bp_log", [{"column": "systolic", "op": "mentions", "value": "x"}])
+
+
+def test_the_toolbox_validates_any_groups() -> None:
+    from pydantic import ValidationError
+
+    from adamm.nodes.toolbox import FilterSpec
+
+    spec = FilterSpec.model_validate({"any": [{"column": "systolic", "op": ">=", "value": 135}, {"column": "diastolic", "op": ">=", "value": 85}]})
+    assert spec.to_dict() == {"any": [{"column": "systolic", "op": ">=", "value": 135}, {"column": "diastolic", "op": ">=", "value": 85}]}
+    for bad in ({"column": "a", "any": [{"column": "b"}, {"column": "c"}]}, {"op": ">"}, {"any": [{"column": "b"}]},
+                {"any": [{"any": [{"column": "a"}, {"column": "b"}]}, {"column": "c"}]}):
+        with pytest.raises(ValidationError):
+            FilterSpec.model_validate(bad)

@@ -246,6 +246,20 @@ def test_a_table_is_named_after_the_record_its_rows_mention() -> None:
     assert table_name(stages, set(), ["Sleep app card: Deep 50 min, REM 90 min, score 80"] * 3) == "sleep_log"
 
 
+def test_missing_a_two_number_target_is_either_number_past_it() -> None:
+    from adamm.nodes.rules.planner import fact_conditions
+
+    table = {"name": "bp", "columns": [{"name": "systolic", "type": "float", "unit": "mmHg"},
+                                       {"name": "diastolic", "type": "float", "unit": "mmHg"}]}
+    said = ["She wants them under 135/85 - that's my home target from now on."]
+    miss = fact_conditions("On which days did a reading miss the home target my GP set?", said, table)
+    assert miss == [{"any": [{"column": "systolic", "op": ">=", "value": 135.0}, {"column": "diastolic", "op": ">=", "value": 85.0}]}]
+    within = fact_conditions("How many readings were within the home target my GP set?", said, table)
+    assert within == [{"column": "systolic", "op": "<", "value": 135.0}, {"column": "diastolic", "op": "<", "value": 85.0}]
+    at_most = fact_conditions("How many readings missed the target?", ["Target: at most 135/85."], table)
+    assert at_most == [{"any": [{"column": "systolic", "op": ">", "value": 135.0}, {"column": "diastolic", "op": ">", "value": 85.0}]}]
+
+
 def test_a_price_a_litre_is_compared_with_the_price_column() -> None:
     from adamm.nodes.rules.planner import Target, condition_filters
 

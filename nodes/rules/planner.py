@@ -735,7 +735,8 @@ def make_plan(question: str, periods: list[Period], intent: Intent, tools: tuple
 
 
 _FACT_REF = re.compile(
-    r"\b(?P<cmp>(?:more|less|higher|lower)\s+(?:\w+\s+)?than|above|below|over|under|within|exceed\w*|beyond|past)\s+"
+    r"\b(?P<cmp>(?:more|less|higher|lower)\s+(?:\w+\s+)?than|above|below|over|under|within|exceed\w*|beyond|past|"
+    r"miss(?:ed|es)?|outside(?:\s+of)?|inside|meet|met|hit)\s+"
     r"(?P<fact>(?:the\s+|my\s+)?(?:[\w'’-]+\s+){0,3}?(?:cap|target|goal|limit|allowance|budget|threshold|maximum|minimum))\b"
     r"(?P<tail>(?:\s+(?:that\s+)?(?:my|the)\s+[\w'’]+\s+(?:set|sets|gave|gives|pays|wants|recommended|suggested))?)", re.I)
 
@@ -797,8 +798,8 @@ def fact_conditions(question: str, texts: list[str], table: dict[str, Any]) -> l
     if m is None:
         return []
     word = m.group("cmp").lower()
-    op = "<" if word.startswith(("less", "lower", "below", "under", "within")) else ">"
-    # "within the target" is every value under it; "over the cap" any value past it
+    op = "<=" if word.startswith(("within", "meet", "met", "hit", "inside")) else "<" if word.startswith(("less", "lower", "below", "under")) else ">"
+    # "within the target" is every value under it; "over the cap" / "missed the target" any value past it
     from adamm.nodes.rules.spans import find_spans  # noqa: PLC0415 - the extractor's span model reads the fact
     for text in texts:
         spans = [sp for sp in find_spans(text) if sp.num is not None]
@@ -807,7 +808,15 @@ def fact_conditions(question: str, texts: list[str], table: dict[str, Any]) -> l
             cols = {c["name"]: c for c in table["columns"] if dimension_of(c.get("unit")) == "pressure"}
             named = [n for n in ("systolic", "diastolic") if n in cols]
             if len(named) == 2 and len(pair) >= 2:
-                return [{"column": named[0], "op": op, "value": pair[0].num}, {"column": named[1], "op": op, "value": pair[1].num}]
+                if word.startswith(("within", "meet", "met", "hit", "inside", "miss", "outside")):
+                    # "under 135/85": within is below it, a miss is 135 or more; "at most 135/85":
+                    # within is up to it, a miss is above
+                    strict = re.search(r"\b(?:under|below|less\s+than|lower\s+than)\s*$", text[:pair[0].start], re.I) is not None
+                    within = word.startswith(("within", "meet", "met", "hit", "inside"))
+                    op = ("<" if strict else "<=") if within else (">=" if strict else ">")
+                both = [{"column": named[0], "op": op, "value": pair[0].num}, {"column": named[1], "op": op, "value": pair[1].num}]
+                # within a "135/85" target is both under it; past it is either over it
+                return both if op.startswith("<") else [{"any": both}]
         for sp in spans:
             for c in table["columns"]:
                 if sp.unit and c.get("unit") and dimension_of(c["unit"]) == sp.dimension:

@@ -142,7 +142,7 @@ _WORD_DURATION = re.compile(
     r"\b(?:(?P<half>half\s+an\s+hour)|(?P<oneandhalf>an?\s+hour\s+and\s+a\s+half|one\s+and\s+a\s+half\s+hours)"
     r"|(?P<quarter>a\s+quarter\s+of\s+an\s+hour)|(?:(?<=\bfor\s)|(?<=\btook\s)|(?<=\blasted\s)|(?<=\bin\s)|(?<=\babout\s))an\s+hour)\b(?!\s+(?:ago|later|before|after|earlier))",
     re.I)
-_PAIR = re.compile(r"(?<![\w./:])(?P<a>\d{2,3})\s?(?:/|\s+over\s+)(?P<b>\d{2,3})(?![\w/.:])(?:\s?(?P<u>mm\s?Hg))?", re.I)
+_PAIR = re.compile(r"(?<![\w./:])(?P<a>\d{2,3})\s?(?:/|\s+over\s+)(?P<b>\d{2,3})(?![\w/:]|\.\d)(?:\s?(?P<u>mm\s?Hg))?", re.I)
 _STARS = re.compile(r"[★☆]{3,10}")
 _RATING = re.compile(r"(?<![\w./])(?P<a>\d(?:[.,]5)?)\s?(?:/|out\s+of)\s?(?P<b>5|10)(?![\w/]|\.\d)(?:\s+stars?)?", re.I)
 _UNIT_AFTER = re.compile(
