@@ -217,6 +217,22 @@ def test_net_change_questions_are_the_last_minus_the_first(question: str, op: st
     assert detect_intent(question, find_periods(question, date(2026, 4, 5))).operator == op
 
 
+@pytest.mark.parametrize("question, kind, op", [
+    ("How much electricity did I use in February 2026?", "compute", "sum"),
+    ("How much did electricity cost me in February 2026?", "compute", "sum"),
+    ("What was the coldest day?", "compute", "min"),
+    ("How much did I weigh on March 3, 2026?", "lookup", "last"),
+])
+def test_how_much_over_a_period_is_a_total(question: str, kind: str, op: str) -> None:
+    from datetime import date
+
+    from adamm.nodes.rules.planner import detect_intent
+    from adamm.stores.timeexpr import find_periods
+
+    intent = detect_intent(question, find_periods(question, date(2026, 4, 5)))
+    assert (intent.kind, intent.operator) == (kind, op)
+
+
 def test_since_i_started_is_no_event() -> None:
     from adamm.nodes.rules.planner import event_bound
 

@@ -110,8 +110,10 @@ ID_LABELS = frozenset("""pump zone chapter step part section item no number room
 level lane door episode season week day round row rows id code version model""".split())
 #: Irregular logging verbs that stand where a label would ("ran 8 km", "swam 1,500 m").
 VERBS = frozenset("ran rode swam drove did went got took ate drank spent paid made began won lost hit".split())
-#: Words around a label that add nothing to it.
-GENERIC_WORDS = frozenset("field value reading readout number figure data display".split())
+#: Words around a label that add nothing to it ("Daily usage 12 kWh": the unit says what).
+GENERIC_WORDS = frozenset("field value reading readout number figure data display usage use used consumption consumed".split())
+#: Where a value was measured, not what it is ("Outside -5 °C" is a temperature).
+PLACE_WORDS = frozenset("outside outdoor outdoors inside indoor indoors room ambient".split())
 #: Words that qualify a value without naming it.
 QUALIFIERS = frozenset("avg average averaged mean total overall daily today current my the".split())
 #: Money labels that only say it was paid.
@@ -119,6 +121,7 @@ MONEY_WORDS = frozenset("total paid pay charged cost costs price amount spent su
 #: A value so labelled is not an observation of the record (what is left, a goal).
 NOT_OBSERVED = frozenset("left remaining remain togo goal target cap limit budget allowance due streak".split())
 
+_ELECTRIC = frozenset({"kWh", "Wh", "MWh", "J", "kJ", "MJ"})
 _DIMENSION_NAMES = {
     "duration": "duration", "distance": "distance", "speed": "speed", "power": "power", "pressure": "pressure",
     "rate": "heart_rate", "percent": "percent", "energy": "calories", "mass": "weight", "volume": "volume",
@@ -155,8 +158,8 @@ def _name(sp: Span) -> str | None:
         words = []  # "a 52-minute walk": the activity, not a field; the unit names the value
     if words and _only_facets(" ".join(words)):
         words = []  # "Dinner was about 670 calories": the meal is a facet, the unit names the value
-    if words and set(words) <= ACTIVITY_NOUNS and sp.unit:
-        words = []  # "Saturday run was 12.0 km": the record, not a field; the unit names the value
+    if words and set(words) <= ACTIVITY_NOUNS | GENERIC_WORDS | PLACE_WORDS and sp.unit:
+        words = []  # "Saturday run was 12.0 km", "Daily usage 12 kWh", "Outside -5 °C": the unit names the value
     if sp.dimension in ("rate", None) and words and LABELS.get(" ".join(words)) == "heart_rate" and set(label.split()) & {"avg", "average", "averaged", "mean"}:
         return "avg_heart_rate"  # a session's average heart rate is not a resting pulse reading
     core = " ".join(words)
@@ -183,6 +186,8 @@ def _name(sp: Span) -> str | None:
         return "price_per_litre" if per == "L" else "price_per_gallon" if per == "gal" else "price"
     if dim == "count" and sp.unit:
         return sp.unit
+    if dim == "energy" and sp.unit in _ELECTRIC:
+        return "energy"  # kWh a meter reads, not the calories of a meal
     return _DIMENSION_NAMES.get(dim)
 
 

@@ -42,7 +42,7 @@ _COMPARE = re.compile(rf"\b(?:{_MORE_LESS}\b.*\bor\b|compare\w*|versus|vs\.?|(?:
 _COUNT = re.compile(r"\b(how\s+many|how\s+often|number\s+of|count\s+of|how\s+many\s+times)\b", re.I)
 _AVERAGE = re.compile(r"\b(average|avg|mean|typical(?:ly)?|per\s+day|on\s+a\s+typical)\b", re.I)
 _MEDIAN = re.compile(r"\bmedian\b", re.I)
-_SUM = re.compile(r"\b(total|in\s+total|altogether|combined|sum|overall|what\s+did\s+(?:i|we)\s+(?:pay|spend)\s+(?:for|on)|how\s+much\s+(?:did|have|had)\s+(?:i|we)\s+(?:spend|spent|pay|paid|earn|earned|run|ran|walk|walked|cycle|cycled|drive|drove))\b", re.I)
+_SUM = re.compile(r"\b(total|in\s+total|altogether|combined|sum|overall|how\s+much\s+(?:did|does|has|have)\s+(?:[\w-]+\s+){0,3}cost|what\s+did\s+(?:i|we)\s+(?:pay|spend)\s+(?:for|on)|how\s+much\s+(?:did|have|had)\s+(?:i|we)\s+(?:spend|spent|pay|paid|earn|earned|run|ran|walk|walked|cycle|cycled|drive|drove))\b", re.I)
 #: "net change", "how much did my weight change (since I started)", "how much weight did I lose":
 #: the last value minus the first (Compute delta), over one period at most.
 _DELTA = re.compile(
@@ -53,8 +53,8 @@ _DELTA = re.compile(
 _WHICH_DAY = re.compile(r"\b(?:(?:which|what)\s+(?:day|date|night|morning|evening)|on\s+which\s+day|when)\b", re.I)
 _WHICH_DAYS = re.compile(r"\b(?:(?:which|what)\s+(?:days|dates|nights)|on\s+which\s+days|list\s+(?:the\s+)?days)\b", re.I)
 _FIRST = re.compile(r"\b(first|earliest)\b", re.I)
-_MAX = re.compile(r"\b(highest|most|max(?:imum)?|best|longest|largest|biggest|top|peak|greatest|farthest|furthest|heaviest|fastest|quickest|record)\b", re.I)
-_MIN = re.compile(r"\b(lowest|least|min(?:imum)?|worst|shortest|smallest|fewest|lightest|slowest|weakest|cheapest)\b", re.I)
+_MAX = re.compile(r"\b(highest|most|max(?:imum)?|best|longest|largest|biggest|top|peak|greatest|farthest|furthest|heaviest|fastest|quickest|warmest|hottest|record)\b", re.I)
+_MIN = re.compile(r"\b(lowest|least|min(?:imum)?|worst|shortest|smallest|fewest|lightest|slowest|weakest|cheapest|coldest)\b", re.I)
 _DAY_OF = re.compile(r"\bon\s+the\s+(?:day|night)\s+(?:when\s+|that\s+)?(?:i|my|we)\b(?P<clause>[^,?]*)", re.I)
 
 _COMPARATORS = [
@@ -72,7 +72,8 @@ _UNIT_WORDS = {
     "percent": "percent percentage share",
     "concentration": "glucose blood sugar level",
     "mass": "weight weigh",
-    "energy": "calories energy",
+    "energy": "calories energy electricity power kwh",
+    "temperature": "temperature cold colder coldest warm warmer warmest hot hotter hottest degrees",
     "speed": "speed fast",
     "pace": "pace",
     "count": "count number",
@@ -183,6 +184,10 @@ def detect_intent(question: str, periods: list[Period], tables: list[dict[str, A
         return Intent("compute", "sum")
     if _WHICH_DAYS.search(text) or (asks_day and (_has_comparison(text) or value_named)):
         return Intent("filter_days")
+    if re.search(r"\bhow\s+(?:much|far|long)\b.*\b(?:use|used|spend|spent|consume|consumed|burn|burned|burnt|drink|drank|"
+                 r"drive|drove|run|ran|walk|walked|ride|rode|cycle|cycled|read|swim|swam)\b", text, re.I) \
+            and any(p.start and p.end and p.start != p.end for p in periods):
+        return Intent("compute", "sum")  # "how much electricity did I use in February": all of it
     if any(p.start and p.start == p.end for p in periods) or re.search(r"\bhow\s+(much|long|far|many)\b", text, re.I):
         return Intent("lookup", "last")
     return Intent("retrieve")
@@ -365,6 +370,7 @@ def choose_target(encoder: Any, question: str, periods: list[Period], tables: li
     phrases = [_column_phrase(t, c) for t, c in pairs]
     asked_units = _asked_units(question)
     money = _MONEY_WORDS.search(question) is not None
+    paid = re.search(r"\b(?:cost|costs|spen[dt]|pa(?:y|id)|price[ds]?)\b", question, re.I) is not None  # what it cost, whatever it was of
     length = _length_bonus(question)
     vecs = encoder.encode([" ".join(focus), *phrases])
     q = vecs[0]
@@ -389,10 +395,15 @@ def choose_target(encoder: Any, question: str, periods: list[Period], tables: li
                 name_hit, name_precision = len(fstems & words_) / len(fstems), len(fstems & words_) / len(words_)
         score = (float(np.dot(q, v)) + 0.35 * overlap + 0.25 * name_hit + 0.25 * name_precision + 0.2 * said[t["name"]]
                  + _value_bonus(question, t) + _unit_bonus(asked_units, c.get("unit"))
-                 + (0.15 if money and (dimension_of(c.get("unit")) or "").startswith("currency:") else 0.0)
+                 + ((0.3 if paid else 0.15) if money and (dimension_of(c.get("unit")) or "").startswith("currency:") else 0.0)
                  + length(t, c))
         if best is None or score > best.score:
             best = Target(t["name"], c["name"], c.get("unit"), score, t["columns"])
+    if best is not None and paid and not (dimension_of(best.unit) or "").startswith("currency:"):
+        # "how much did electricity cost me": the money paid, in the table of what it was paid for
+        money_col = next((c for c in best.columns if c["type"] != "text" and (dimension_of(c.get("unit")) or "").startswith("currency:")), None)
+        if money_col is not None:
+            best = Target(best.table, money_col["name"], money_col.get("unit"), best.score, best.columns)
     return best
 
 
@@ -632,6 +643,15 @@ def subset_filters(question: str, periods: list[Period], table: dict[str, Any], 
     """The rows a question is about: values of text columns it names, then subsets named by the
     records' own words (see :func:`mention_filters`)."""
     named = value_filters(question, table)
+    if column:
+        # "how much electricity did I use / did electricity cost": the word names what the table
+        # measures (its kWh column), not the rows whose category it is
+        dims = {dimension_of(c.get("unit")) for c in table["columns"] if c["type"] != "text"}
+        measured = {w for d in dims for w in _UNIT_WORDS.get(d or "", "").split()}
+        said = {w.lower() for f in vocabulary_values(question) for w in tokenize(question[f.start:f.end])}
+        named = [f for f in named if not (said & measured and str(f["value"]).lower() in
+                                          {v.value.lower() for v in vocabulary_values(question)
+                                           if set(tokenize(question[v.start:v.end])) & measured})]
     skip = {w for f in named for w in tokenize(str(f["value"]))} | set((column or "").split("_"))
     values = {str(f["value"]).lower() for f in named}
     skip |= {w for f in vocabulary_values(question) if f.value.lower() in values for w in tokenize(question[f.start:f.end])}
