@@ -276,6 +276,18 @@ def test_missing_a_two_number_target_is_either_number_past_it() -> None:
     assert at_most == [{"any": [{"column": "systolic", "op": ">", "value": 135.0}, {"column": "diastolic", "op": ">", "value": 85.0}]}]
 
 
+def test_what_it_cost_is_the_money_column_and_a_price_stays_a_price() -> None:
+    from adamm.nodes.backends import backends as _backends
+    from adamm.nodes.rules.planner import choose_target
+
+    cols = [{"name": "energy", "type": "float", "unit": "kWh", "aliases": ["electricity"]}, {"name": "amount", "type": "float", "unit": "EUR"}]
+    fuel = [{"name": "volume", "type": "float", "unit": "L"}, {"name": "amount", "type": "float", "unit": "EUR"},
+            {"name": "price_per_litre", "type": "float", "unit": "EUR/L"}]
+    enc = _backends(Context()).text_encoder
+    assert choose_target(enc, "How much did electricity cost me?", [], [{"name": "energy_log", "columns": cols}]).column == "amount"
+    assert choose_target(enc, "What was the average price per litre I paid?", [], [{"name": "fuel_log", "columns": fuel}]).column == "price_per_litre"
+
+
 def test_a_price_a_litre_is_compared_with_the_price_column() -> None:
     from adamm.nodes.rules.planner import Target, condition_filters
 

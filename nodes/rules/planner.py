@@ -399,7 +399,7 @@ def choose_target(encoder: Any, question: str, periods: list[Period], tables: li
                  + length(t, c))
         if best is None or score > best.score:
             best = Target(t["name"], c["name"], c.get("unit"), score, t["columns"])
-    if best is not None and paid and not (dimension_of(best.unit) or "").startswith("currency:"):
+    if best is not None and paid and not (dimension_of(best.unit) or "").startswith(("currency:", "price:")):
         # "how much did electricity cost me": the money paid, in the table of what it was paid for
         money_col = next((c for c in best.columns if c["type"] != "text" and (dimension_of(c.get("unit")) or "").startswith("currency:")), None)
         if money_col is not None:
