@@ -648,10 +648,8 @@ def subset_filters(question: str, periods: list[Period], table: dict[str, Any], 
         # measures (its kWh column), not the rows whose category it is
         dims = {dimension_of(c.get("unit")) for c in table["columns"] if c["type"] != "text"}
         measured = {w for d in dims for w in _UNIT_WORDS.get(d or "", "").split()}
-        said = {w.lower() for f in vocabulary_values(question) for w in tokenize(question[f.start:f.end])}
-        named = [f for f in named if not (said & measured and str(f["value"]).lower() in
-                                          {v.value.lower() for v in vocabulary_values(question)
-                                           if set(tokenize(question[v.start:v.end])) & measured})]
+        naming = {v.value.lower() for v in vocabulary_values(question) if set(tokenize(question[v.start:v.end])) & measured}
+        named = [f for f in named if str(f["value"]).lower() not in naming]
     skip = {w for f in named for w in tokenize(str(f["value"]))} | set((column or "").split("_"))
     values = {str(f["value"]).lower() for f in named}
     skip |= {w for f in vocabulary_values(question) if f.value.lower() in values for w in tokenize(question[f.start:f.end])}

@@ -29,6 +29,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from datetime import date, datetime
+from functools import lru_cache
 from typing import Any
 
 from adamm.nodes.flat import NOT_MENTIONED, rules_answer
@@ -213,16 +214,10 @@ def _unsaid_place(question: str, known: frozenset[str]) -> bool:
     return False
 
 
-_PREFIX_CACHE: dict[int, frozenset[str]] = {}
-
-
+@lru_cache(maxsize=64)
 def _prefixes(known: frozenset[str]) -> frozenset[str]:
-    key = id(known)
-    if key not in _PREFIX_CACHE:
-        if len(_PREFIX_CACHE) > 64:
-            _PREFIX_CACHE.clear()
-        _PREFIX_CACHE[key] = frozenset(w[:5] for w in known if len(w) >= 5)
-    return _PREFIX_CACHE[key]
+    """Five-letter prefixes of a vocabulary (cached per vocabulary: a frozenset keeps its hash)."""
+    return frozenset(w[:5] for w in known if len(w) >= 5)
 
 
 # -- content words ------------------------------------------------------------------------------
@@ -246,11 +241,16 @@ def _own_text(unit: dict[str, Any]) -> str:
     return unit["text"].split("\n[around:")[0]
 
 
+def by_support(words: dict[str, float], units: list[dict[str, Any]]) -> list[tuple[float, dict[str, Any]]]:
+    """``(support, unit)`` of every unit, the one whose own text holds most of ``words`` first
+    (on a tie, the better retrieved)."""
+    scored = [(support(words, _own_text(u)), i, u) for i, u in enumerate(units)]
+    scored.sort(key=lambda x: (-x[0], x[1]))
+    return [(s, u) for s, _, u in scored]
+
+
 def _best_unit(question: str, units: list[dict[str, Any]]) -> tuple[float, dict[str, Any]]:
-    words = content(question)
-    scored = [(support(words, _own_text(u)), -i, u) for i, u in enumerate(units[:5])]
-    best = max(scored, key=lambda s: (s[0], s[1]))
-    return best[0], best[2]
+    return by_support(content(question), units[:5])[0]
 
 
 def _date_said(question: str, unit: dict[str, Any]) -> str | None:
@@ -344,9 +344,7 @@ def _stated_number(what: str, asked: str, units: list[dict[str, Any]]) -> tuple[
         return None
     stems = "|".join(re.escape(n.rstrip("s")) for n in nouns)
     pattern = re.compile(r"(?<![\w.,])(?P<n>\d[\d,]*(?:\.\d+)?)\s+(?:[a-z-]+\s+)?(?:" + stems + r")s?\b", re.I)
-    words = content(asked)
-    ranked = sorted(((support(words, _own_text(u)), -i, u) for i, u in enumerate(units[:5])), key=lambda x: (x[0], x[1]), reverse=True)
-    for s, _, u in ranked[:2]:
+    for s, u in by_support(content(asked), units[:5])[:2]:
         if s < MIN_SUPPORT:
             break
         found = pattern.search(_own_text(u))
@@ -364,9 +362,7 @@ def _order(asked: str, units: list[dict[str, Any]]) -> tuple[str, list[str]]:
         return NOT_MENTIONED, []
     sides = []
     for part in (m.group("a"), m.group("b")):
-        words = {w: v for w, v in content(part).items()}
-        scored = [(support(words, _own_text(u)), -i, u) for i, u in enumerate(units)]
-        s, _, u = max(scored, key=lambda x: (x[0], x[1]))
+        s, u = by_support(content(part), units)[0]
         if s < MIN_SUPPORT:
             return NOT_MENTIONED, []
         sides.append(u)
@@ -403,8 +399,7 @@ def _yes_no(asked: str, units: list[dict[str, Any]]) -> tuple[str, list[str]]:
     if stated:
         claim = stated.group("s") or stated.group("s2") or ""
         words = content(claim)
-        scored = [(support(words, _own_text(u)), -i, u) for i, u in enumerate(units)]
-        s, _, u = max(scored, key=lambda x: (x[0], x[1]))
+        s, u = by_support(words, units)[0]
         if s < 0.5:
             return NOT_MENTIONED, []
         claim_negative = bool(_NEGATION.search(claim))
@@ -415,9 +410,9 @@ def _yes_no(asked: str, units: list[dict[str, Any]]) -> tuple[str, list[str]]:
     words = {w: v for w, v in words.items() if w not in _ASKING_WORDS}
     # "any specific brands of tea tree oil": the specific thing must be named, not only its topic
     head = {h.lower() for h in _SPECIFIC.findall(asked)}
-    scored = [(support(words, _own_text(u)) if _names_all(head, _own_text(u)) else 0.0, -i, u) for i, u in enumerate(units)]
-    s, _, u = max(scored, key=lambda x: (x[0], x[1]))
-    return ("Yes.", [u["unit_id"]]) if s >= 0.75 else (NOT_MENTIONED, [])
+    named = [u for u in units if _names_all(head, _own_text(u))]
+    s, u = by_support(words, named)[0] if named else (0.0, None)
+    return ("Yes.", [u["unit_id"]]) if u is not None and s >= 0.75 else (NOT_MENTIONED, [])
 
 
 #: "Did Maya photograph any roses", "Has Lin bought a jacket": what the person did it to.
@@ -460,11 +455,9 @@ _NAMED = re.compile(r"\b(?:named|called|name\s+(?:is|was)|name's)\s+(?:(?:him|he
 
 def _name(asked: str, units: list[dict[str, Any]]) -> tuple[str, list[str]]:
     """"What is the name of Lena's dog?": a name the best rounds give ("named Lumi", "his name
-    is Karl"), else a capitalized word of the best sentence that the question does not hold."""
-    words = content(asked)
+    is Karl") that the question does not hold; else declined."""
     asked_names = {w.lower() for w in re.findall(r"[A-Z][\w'’-]*", asked)}
-    ranked = sorted(((support(words, _own_text(u)), -i, u) for i, u in enumerate(units[:5])), key=lambda x: (x[0], x[1]), reverse=True)
-    for s, _, u in ranked:
+    for s, u in by_support(content(asked), units[:5]):
         if s < MIN_SUPPORT:
             break
         for m in _NAMED.finditer(_own_text(u)):
@@ -483,9 +476,7 @@ def _quantity(asked: str, units: list[dict[str, Any]]) -> tuple[str, list[str]] 
     if m is None:
         return None
     want = _KIND_DIMENSION[(m.group("kind") or m.group("how")).lower()]
-    words = content(asked)
-    ranked = sorted(((support(words, _own_text(u)), -i, u) for i, u in enumerate(units[:5])), key=lambda x: (x[0], x[1]), reverse=True)
-    for s, _, u in ranked[:3]:
+    for s, u in by_support(content(asked), units[:5])[:3]:
         if s < MIN_SPAN_SUPPORT:
             break
         for _, _, q in find_quantities(_own_text(u)):
