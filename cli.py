@@ -41,7 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("path")
     p.add_argument("--memory-id", required=True)
     p.add_argument("--format", choices=["jsonl", "mem-gallery", "locomo"], help="default: detected from the file")
-    p.add_argument("--batch-size", type=int, default=32, help="rounds per graph invocation")
+    p.add_argument("--batch-size", type=int, default=64, help="rounds per graph invocation")
 
     p = sub.add_parser("ask", help="ask a question about a memory")
     p.add_argument("question")
@@ -147,7 +147,7 @@ def cmd_ingest(args: argparse.Namespace, ctx: Any) -> int:
     return EXIT_OK
 
 
-def ingest_rounds(ctx: Any, memory_id: str, rounds: Sequence[Any], *, batch_size: int = 32, label: str = "ingest") -> dict[str, int]:
+def ingest_rounds(ctx: Any, memory_id: str, rounds: Sequence[Any], *, batch_size: int = 64, label: str = "ingest") -> dict[str, int]:
     """Run the ingest graph over rounds in batches, with a progress bar on stderr."""
     from tqdm import tqdm  # noqa: PLC0415
 

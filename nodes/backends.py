@@ -41,7 +41,7 @@ _LOCK = threading.Lock()
 
 def _key(ctx: Context) -> tuple[Any, ...]:
     return (ctx.resolved_database_url(), ctx.chroma_url or str(ctx.chroma_path()), str(ctx.home_path),
-            ctx.text_encoder, ctx.image_model, ctx.image_weights)
+            ctx.text_encoder, ctx.text_encoder_backend, str(ctx.model_cache_path()), ctx.image_model, ctx.image_weights)
 
 
 def backends(ctx: Context) -> Backends:
@@ -57,9 +57,10 @@ def backends(ctx: Context) -> Backends:
         # in memory only, since several server processes may not share a disk.
         directory = ctx.home_path / "bm25" if ctx.database_url is None else None
         keywords = KeywordIndexes(directory, corpus=sql.unit_corpus, version=sql.units_version)
-        text_key = ("text", ctx.text_encoder)
+        text_key = ("text", ctx.text_encoder, ctx.text_encoder_backend, str(ctx.model_cache_path()))
         if text_key not in _ENCODERS:
-            _ENCODERS[text_key] = TextEncoder(ctx.text_encoder)
+            _ENCODERS[text_key] = TextEncoder(ctx.text_encoder, backend=ctx.text_encoder_backend,
+                                              cache_dir=ctx.model_cache_path())
         image_key = ("image", ctx.image_model, ctx.image_weights)
         if image_key not in _ENCODERS:
             _ENCODERS[image_key] = build_image_encoder(ctx.image_model, ctx.image_weights)

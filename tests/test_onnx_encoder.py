@@ -1,0 +1,195 @@
+"""The ONNX Runtime text encoder: the torch model's vectors, its export's life cycle, and a
+command path that never loads torch."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from adamm.demo import demo_rounds
+from adamm.stores import onnx_text
+from adamm.stores.encoders import EncoderError, TextEncoder
+
+MEM_GALLERY = Path(__file__).resolve().parents[2] / "shared" / "data" / "mem_gallery" / "dialog"
+HEAVY = ("torch", "transformers", "sentence_transformers", "open_clip")
+
+
+def real_texts() -> list[str]:
+    """Whole rounds, their parts and edge cases: what ingestion and questions really embed."""
+    texts = []
+    for rnd in demo_rounds():
+        texts += [rnd.text, rnd.user_text]
+    if MEM_GALLERY.is_dir():  # real benchmark rounds when the development data is here
+        from adamm.formats import load
+
+        rounds = load(sorted(MEM_GALLERY.glob("*.json"))[0]).scenarios[0].rounds
+        texts += [r.text for r in rounds[::7]]
+    long_round = " ".join(["The sourdough needed another stretch and fold before the oven."] * 60)
+    return [*texts, long_round, "", "ok", "  spaced   out  ", "émigré café 東京 🙂"]
+
+
+@pytest.fixture(scope="module")
+def torch_encoder() -> TextEncoder:
+    return TextEncoder(backend="torch")
+
+
+def test_onnx_gives_the_torch_models_vectors_on_real_rounds(torch_encoder) -> None:
+    onnx = TextEncoder(backend="onnx")
+    texts = real_texts()
+    got, want = onnx.encode(texts), torch_encoder.encode(texts)
+    assert onnx.runs_on == "onnx" and torch_encoder.runs_on == "torch"
+    assert got.shape == want.shape == (len(texts), 384)
+    cosine = (got * want).sum(axis=1)  # both are L2-normalized
+    assert cosine.min() >= 0.9999, texts[int(cosine.argmin())][:80]
+    # order is kept although batches are formed by length
+    assert np.allclose(onnx.encode(texts[::-1]), got[::-1], atol=1e-5)
+
+
+def test_the_packaged_model_runs_on_onnx_by_default_and_names_one_vector_space(torch_encoder) -> None:
+    auto = TextEncoder()
+    auto.encode(["hello"])
+    assert auto.runs_on == "onnx"
+    assert auto.name == torch_encoder.name == "all-MiniLM-L6-v2"  # a memory does not care who wrote it
+
+
+def test_a_damaged_export_is_rebuilt_not_used(tmp_path, capfd, torch_encoder) -> None:
+    cache = tmp_path / "models"
+    first = TextEncoder(backend="onnx", cache_dir=cache)
+    want = first.encode(["my resting heart rate was 61"])
+    assert "preparing the text encoder" in capfd.readouterr().err  # one line, the first time
+    (export,) = [p for p in (cache / "onnx").iterdir() if p.is_dir() and not p.name.startswith(".")]
+
+    model = export / "model.onnx"
+    model.write_bytes(model.read_bytes()[: model.stat().st_size // 2])  # a partial copy
+    again = TextEncoder(backend="onnx", cache_dir=cache)
+    assert np.allclose(again.encode(["my resting heart rate was 61"]), want, atol=1e-5)
+    assert "preparing the text encoder" in capfd.readouterr().err
+
+    (export / "manifest.json").write_text("{not json")
+    third = TextEncoder(backend="onnx", cache_dir=cache)
+    assert np.allclose(third.encode(["my resting heart rate was 61"]), want, atol=1e-5)
+    manifest = json.loads((export / "manifest.json").read_text())
+    assert manifest["onnx_bytes"] == model.stat().st_size and manifest["dim"] == 384
+
+    model.write_bytes(bytes(model.stat().st_size))  # right size, wrong bytes: only loading tells
+    fourth = TextEncoder(backend="onnx", cache_dir=cache)
+    assert np.allclose(fourth.encode(["my resting heart rate was 61"]), want, atol=1e-5)
+    assert "preparing the text encoder" in capfd.readouterr().err
+
+    fourth = TextEncoder(backend="onnx", cache_dir=cache)  # sound now: loaded, not exported
+    fourth.encode(["x"])
+    assert "preparing" not in capfd.readouterr().err
+
+
+EXPORT_SCRIPT = """
+import sys
+from adamm.stores.encoders import TextEncoder
+enc = TextEncoder(backend="onnx", cache_dir=sys.argv[1])
+print(repr(enc.encode(["two processes, one export"])[0][:4].tolist()))
+"""
+
+
+def test_two_processes_starting_at_once_export_once(tmp_path) -> None:
+    cache = tmp_path / "models"
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
+    procs = [subprocess.Popen([sys.executable, "-c", EXPORT_SCRIPT, str(cache)], env=env, text=True,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(2)]
+    results = [p.communicate(timeout=600) for p in procs]
+    assert all(p.returncode == 0 for p in procs), [err[-800:] for _, err in results]
+    assert results[0][0] == results[1][0]
+    assert sum(err.count("preparing the text encoder") for _, err in results) == 1
+    exports = [p for p in (cache / "onnx").iterdir() if p.is_dir()]
+    assert len(exports) == 1 and not exports[0].name.startswith(".")  # no staging left behind
+
+
+def test_a_failed_export_falls_back_to_torch_under_auto_and_is_an_error_under_onnx(tmp_path, capfd) -> None:
+    blocked = tmp_path / "not-a-directory"
+    blocked.write_text("a file where the cache should be")
+    auto = TextEncoder(cache_dir=blocked)
+    vector = auto.encode(["falls back"])
+    assert auto.runs_on == "torch" and vector.shape == (1, 384)
+    assert "runs on torch instead of ONNX Runtime" in capfd.readouterr().err
+
+    strict = TextEncoder(backend="onnx", cache_dir=blocked)
+    with pytest.raises(EncoderError, match="cannot run on ONNX Runtime"):
+        strict.encode(["no fallback"])
+
+
+def test_models_the_runner_cannot_reproduce_are_refused_by_name(tmp_path) -> None:
+    (tmp_path / "modules.json").write_text(json.dumps([
+        {"idx": 0, "name": "0", "path": "", "type": "sentence_transformers.models.Transformer"},
+        {"idx": 1, "name": "1", "path": "1_Pooling", "type": "sentence_transformers.models.Pooling"},
+        {"idx": 2, "name": "2", "path": "2_Dense", "type": "sentence_transformers.models.Dense"},
+    ]))
+    with pytest.raises(onnx_text.ExportError, match="Dense"):
+        onnx_text._pipeline(tmp_path)
+    with pytest.raises(onnx_text.ExportError, match="not a sentence-transformers model"):
+        onnx_text._pipeline(tmp_path / "elsewhere")
+
+
+def test_fingerprint_follows_content_and_is_remembered(tmp_path) -> None:
+    model, cache = tmp_path / "model", tmp_path / "cache"
+    model.mkdir()
+    (model / "config.json").write_text('{"hidden": 384}')
+    (model / "README.md").write_text("docs do not change vectors")
+    first = onnx_text.model_fingerprint(model, cache)
+    assert onnx_text.model_fingerprint(model, cache) == first
+    assert first in json.loads((cache / "fingerprints.json").read_text()).values()
+    (model / "README.md").write_text("edited docs")
+    assert onnx_text.model_fingerprint(model, cache) == first
+    (model / "config.json").write_text('{"hidden": 385}')
+    assert onnx_text.model_fingerprint(model, cache) != first
+
+
+def test_encoder_threads_setting(monkeypatch) -> None:
+    monkeypatch.setenv("ADAMM_ENCODER_THREADS", "3")
+    assert onnx_text.encoder_threads() == 3
+    monkeypatch.setenv("ADAMM_ENCODER_THREADS", "many")
+    with pytest.raises(onnx_text.ExportError, match="ADAMM_ENCODER_THREADS"):
+        onnx_text.encoder_threads()
+    monkeypatch.delenv("ADAMM_ENCODER_THREADS")
+    assert 1 <= onnx_text.encoder_threads() <= 8
+
+
+COMMANDS = """
+import json, sys
+from adamm.cli import main
+code = main(sys.argv[1:])
+heavy = sorted(m for m in sys.modules if m.split(".")[0] in {heavy!r})
+print(json.dumps({{"code": code, "heavy": heavy}}))
+"""
+
+
+def test_commands_and_graphs_never_import_torch(home, tmp_path) -> None:
+    TextEncoder().encode(["make sure the export exists"])  # one-time export, in this process
+    rounds = tmp_path / "rounds.jsonl"
+    rounds.write_text("".join(json.dumps(r) + "\n" for r in [
+        {"round_id": "a1", "timestamp": "2025-03-01T08:00:00", "user_text": "My new bike is a green Brompton."},
+        {"round_id": "a2", "timestamp": "2025-03-02T08:00:00", "user_text": "I slept 7.5 hours last night."},
+        {"round_id": "a3", "timestamp": "2025-03-03T08:00:00", "user_text": "I slept 6 hours last night."},
+    ]))
+    env = {**os.environ, "ADAMM_HOME": str(home)}
+    script = COMMANDS.format(heavy=set(HEAVY))
+    commands = [
+        ["ingest", str(rounds), "--memory-id", "ada"],
+        ["ask", "What colour is my bike?", "--memory-id", "ada"],
+        ["tables", "--memory-id", "ada"],
+        ["stats", "--memory-id", "ada"],
+    ]
+    for argv in commands:
+        done = subprocess.run([sys.executable, "-c", script, *argv], env=env, capture_output=True, text=True,
+                              timeout=300)
+        report = json.loads(done.stdout.strip().splitlines()[-1])
+        assert report == {"code": 0, "heavy": []}, (argv[0], report, done.stderr[-500:])
+        if argv[0] == "ask":
+            assert "Brompton" in done.stdout
+    graphs = subprocess.run([sys.executable, "-c", "import sys, adamm.graphs.ingest, adamm.graphs.query, adamm.memory; "
+                             f"print(sorted(m for m in sys.modules if m.split('.')[0] in {set(HEAVY)!r}))"],
+                            env=env, capture_output=True, text=True, timeout=300)
+    assert graphs.stdout.strip() == "[]", graphs.stderr[-500:]
