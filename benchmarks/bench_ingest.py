@@ -117,12 +117,14 @@ def main() -> int:
     load_s = time.perf_counter() - t0
 
     files = sorted(Path(args.data).glob("*.json"))[: args.limit or None]
-    n_rounds, ingest_s, q_lat = 0, 0.0, []
+    encoder = backends(ctx).text_encoder
+    n_rounds, ingest_s, q_lat, encoded = 0, 0.0, [], 0
     for f in files:
         scenario = load(f).scenarios[0]
-        t = time.perf_counter()
+        t, before = time.perf_counter(), encoder.encoded_texts
         ingest_rounds(ctx, scenario.name, scenario.rounds, label=scenario.name)
         ingest_s += time.perf_counter() - t
+        encoded += encoder.encoded_texts - before
         n_rounds += len(scenario.rounds)
         for q in scenario.questions[: args.questions]:
             t = time.perf_counter()
@@ -133,6 +135,8 @@ def main() -> int:
     print(f"model load (s)       {load_s:.2f}")
     print(f"ingest (s)           {ingest_s:.2f}")
     print(f"ingest rounds/s      {n_rounds / ingest_s:.1f}")
+    print(f"text encoder         {encoder.runs_on}")
+    print(f"texts encoded/round  {encoded / max(n_rounds, 1):.2f}")
     print(f"questions            {len(q_lat)}")
     if q_lat:
         print(f"query median (ms)    {1000 * statistics.median(q_lat):.1f}")

@@ -267,8 +267,11 @@ class _Hierarchy:
             texts = stored + texts
         fallback = summarize(texts, node.rec.start_time, node.rec.end_time)
         description = fallback if self.ctx.describer == "rules" else self._model_description(level, texts, fallback)
+        # An unchanged description keeps its vector: a topic whose recent episodes say the
+        # same is not embedded again.
+        unchanged = description == node.rec.description and node.text is not None and not node.rec.is_open
         node.rec.description = node.unit_text = description
-        node.needs_embedding = True
+        node.needs_embedding = node.needs_embedding or not unchanged
         self.dirty[node.rec.node_id] = node
 
     def _model_description(self, level: str, texts: list[str], fallback: str) -> str:

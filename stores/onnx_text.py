@@ -30,11 +30,12 @@ import numpy as np
 __all__ = ["OnnxTextModel", "ExportError", "model_fingerprint", "ensure_export", "encoder_threads"]
 
 #: Bumped when the export's format changes, so old exports are rebuilt instead of misread.
-EXPORT_FORMAT = 1
+EXPORT_FORMAT = 2
 #: Least cosine between the exported and the torch model's vectors accepted at export time.
 MIN_EXPORT_COSINE = 0.9999
 _MANIFEST = "manifest.json"
 _MODEL = "model.onnx"
+_RAW = "exported.onnx"
 _TOKENIZER = "tokenizer.json"
 #: Texts that check an export against the torch model: short and long, so a batch is padded.
 _PROBES = (
@@ -313,7 +314,11 @@ def _export(model_dir: Path, out_dir: Path) -> None:
     hf_logging.disable_progress_bar()
     hf_logging.set_verbosity_error()
     out_dir.mkdir(parents=True)
-    reference = SentenceTransformer(str(model_dir), device="cpu", local_files_only=True)
+    try:  # eager attention exports as plain ops that ONNX Runtime can fuse into its Attention op
+        reference = SentenceTransformer(str(model_dir), device="cpu", local_files_only=True,
+                                        model_kwargs={"attn_implementation": "eager"})
+    except Exception:  # an architecture without the eager path: export what it has
+        reference = SentenceTransformer(str(model_dir), device="cpu", local_files_only=True)
     reference.eval()
     transformer = reference[0].auto_model
     transformer.eval()
@@ -343,14 +348,19 @@ def _export(model_dir: Path, out_dir: Path) -> None:
     with warnings.catch_warnings(), torch.no_grad():
         warnings.simplefilter("ignore")  # tracer chatter about constant shapes, by design here
         try:
-            torch.onnx.export(_Hidden(transformer), (ids, mask, torch.zeros_like(ids)), str(out_dir / _MODEL),
+            torch.onnx.export(_Hidden(transformer), (ids, mask, torch.zeros_like(ids)), str(out_dir / _RAW),
                               input_names=names, output_names=["last_hidden_state"], dynamic_axes=dynamic,
                               opset_version=17, dynamo=False)
         except Exception as exc:  # the exporter raises many kinds; the user needs one message
             raise ExportError(f"torch could not export '{model_dir.name}' to ONNX: {exc}") from exc
+    fused = _fuse(out_dir / _RAW, out_dir / _MODEL, transformer.config)
+    if fused:
+        (out_dir / _RAW).unlink()
+    else:
+        os.replace(out_dir / _RAW, out_dir / _MODEL)
     dim = int(reference.encode(["probe"], convert_to_numpy=True).shape[-1])
     manifest = {
-        "format": EXPORT_FORMAT, "source": model_dir.name, "dim": dim, **pipeline,
+        "format": EXPORT_FORMAT, "source": model_dir.name, "dim": dim, **pipeline, "fused": fused,
         "pad_id": pad_id, "pad_token": pad_token, "onnx_bytes": (out_dir / _MODEL).stat().st_size,
     }
     (out_dir / _MANIFEST).write_text(json.dumps(manifest, indent=1))
@@ -361,6 +371,27 @@ def _export(model_dir: Path, out_dir: Path) -> None:
     if float(cosine.min()) < MIN_EXPORT_COSINE:
         raise ExportError(f"the ONNX export of '{model_dir.name}' disagrees with the torch model "
                           f"(cosine {float(cosine.min()):.5f}); use text_encoder_backend='torch'")
+
+
+def _fuse(raw: Path, out: Path, config: Any) -> bool:
+    """Fuse attention, layer norms and GELU with ONNX Runtime's transformer optimizer.
+
+    Same arithmetic in fewer kernels: about 15 % faster and a quicker session start for
+    MiniLM. Only BERT-like models are fused; anything the optimizer cannot handle stays as
+    exported (the export check then compares whichever file is kept).
+    """
+    if getattr(config, "model_type", None) != "bert":
+        return False
+    try:
+        from onnxruntime.transformers import optimizer
+
+        model = optimizer.optimize_model(str(raw), model_type="bert", num_heads=int(config.num_attention_heads),
+                                         hidden_size=int(config.hidden_size))
+        model.save_model_to_file(str(out))
+    except Exception:  # the optimizer is best effort; the unfused export is correct as it is
+        out.unlink(missing_ok=True)
+        return False
+    return True
 
 
 def _stderr_notice(line: str) -> None:
