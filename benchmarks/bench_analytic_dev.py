@@ -439,7 +439,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--out", help="run directory (default: a new temporary directory); reused runs resume")
     p.add_argument("--no-tables", action="store_true", help="skip table quality and throughput")
     p.add_argument("--no-questions", action="store_true", help="skip question answering (ingest only)")
-    p.add_argument("--threads", type=int, default=1, help="torch threads (default 1, as adamm eval)")
+    p.add_argument("--threads", type=int, default=0, help="encoder threads (default 0: the usable cores, as adamm eval)")
     args = p.parse_args(argv)
 
     data = Path(args.data).expanduser().resolve()
@@ -472,9 +472,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as exc:
         return _fail(str(exc))
     if args.threads:
-        import torch  # noqa: PLC0415
+        from adamm.stores.encoders import set_encoder_threads  # noqa: PLC0415
 
-        torch.set_num_threads(args.threads)
+        set_encoder_threads(args.threads)
 
     dialog = _dialog_dir(data, names, out, all_names)
     base = Context()

@@ -33,9 +33,9 @@ def add_eval_parser(sub: Any) -> None:
     p.add_argument("--no-query-caption", action="store_true",
                    help="ask the question text alone, without its image's caption appended")
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
-    p.add_argument("--threads", type=int, default=1,
-                   help="torch threads for the encoders (default 1: on a small or shared machine more threads "
-                        "oversubscribe the cores and run several times slower; 0 = torch's default)")
+    p.add_argument("--threads", type=int, default=0,
+                   help="encoder threads (ONNX Runtime, and torch where an encoder runs on it); "
+                        "default 0: the usable cores, at most 8")
     p.add_argument("--report", metavar="DIR", help="only rebuild DIR/report.md and the charts")
     p.add_argument("--compare", nargs=2, metavar=("A", "B"), help="diff of run B against run A (directories)")
 
@@ -72,6 +72,7 @@ def run_eval_command(args: argparse.Namespace, ctx: Any) -> int:
 
     from adamm.eval.run import run_eval  # noqa: PLC0415
     from adamm.eval.systems import parse_systems  # noqa: PLC0415
+    from adamm.stores.encoders import set_encoder_threads  # noqa: PLC0415
 
     out = Path(args.out or DEFAULT_OUT)
     try:
@@ -81,9 +82,7 @@ def run_eval_command(args: argparse.Namespace, ctx: Any) -> int:
     if args.threads < 0:
         return _fail("--threads must be 0 or more")
     if args.threads:
-        import torch  # noqa: PLC0415
-
-        torch.set_num_threads(args.threads)
+        set_encoder_threads(args.threads)
     start = time.perf_counter()
     try:
         result = run_eval(args.dataset, args.data, out, ctx, systems=systems, limit=args.limit,

@@ -49,6 +49,18 @@ class EncoderError(RuntimeError):
     """A model cannot be found / loaded, or an input cannot be encoded."""
 
 
+def set_encoder_threads(threads: int) -> None:
+    """Threads for every encoder this process loads from now on: ONNX Runtime sessions read
+    ``ADAMM_ENCODER_THREADS``; torch, when something already loaded it, is set directly (it
+    is not imported for this)."""
+    if threads < 1:
+        raise ValueError("threads must be at least 1")
+    os.environ["ADAMM_ENCODER_THREADS"] = str(threads)
+    torch = sys.modules.get("torch")
+    if torch is not None:
+        torch.set_num_threads(threads)
+
+
 # --------------------------------------------------------------------------------------------
 # helpers
 
@@ -72,6 +84,15 @@ def _force_offline() -> None:
     if constants is not None:
         constants.HF_HUB_OFFLINE = True
     _quiet_loading()
+
+
+def _torch_threads() -> None:
+    """Apply ``ADAMM_ENCODER_THREADS`` to torch when a torch model is loaded."""
+    raw = os.environ.get("ADAMM_ENCODER_THREADS", "").strip()
+    if raw.isdigit() and int(raw) > 0:
+        import torch
+
+        torch.set_num_threads(int(raw))
 
 
 def _quiet_loading() -> None:
@@ -249,6 +270,7 @@ class TextEncoder:
 
     def _load_torch(self, source: str, local: bool) -> Any:
         _force_offline()
+        _torch_threads()
         from sentence_transformers import SentenceTransformer
 
         try:
@@ -422,6 +444,7 @@ class ImageEncoder:
 
     def _load(self) -> None:
         _force_offline()
+        _torch_threads()
         import open_clip
         import torch
 
