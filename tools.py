@@ -27,6 +27,7 @@ from typing import Any, Literal
 from langchain_core.tools import BaseTool, StructuredTool
 from pydantic import BaseModel, Field
 
+from adamm.nodes.access import check_caller
 from adamm.nodes.context import Context
 from adamm.stores.analytic import COMPUTE_OPS, FILTER_OPS
 
@@ -177,7 +178,17 @@ def memory_tools(memory_id: str, context: Context | dict[str, Any] | Any = None)
          "Find the specific moments (events) a description refers to, each with the rounds just before and "
          "after it. Use for 'when did I ...', 'what happened after ...'."),
     ]
-    return [_tool(name, fn, schema, description) for name, fn, schema, description in specs]
+    return [_tool(name, _owned(memory_id, fn), schema, description) for name, fn, schema, description in specs]
+
+
+def _owned(memory_id: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Check, at every call, that the host run's authenticated caller owns the bound memory: a
+    host graph deployed with auth keeps the guarantee its callers were given."""
+    def call(**kwargs: Any) -> Any:
+        check_caller(memory_id)
+        return fn(**kwargs)
+
+    return call
 
 
 def tables_overview(memory_id: str, context: Context | dict[str, Any] | Any = None) -> str:

@@ -1,1 +1,2 @@
-"""Graph wiring only: ``ingest`` and ``query``, compiled with the ids used in langgraph.json."""
+"""Graph wiring only: ``ingest``, ``query`` and ``forget`` (and the ``flat`` evaluation baseline),
+compiled with the ids used in langgraph.json."""

@@ -13,6 +13,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 from pydantic import ValidationError
 
+from adamm.nodes.access import check_caller
 from adamm.nodes.backends import backends
 from adamm.nodes.context import Context
 from adamm.nodes.cost import timed
@@ -28,13 +29,15 @@ class InputError(ValueError):
 
 
 def check_memory_id(memory_id: Any) -> str:
-    """A memory id is any non-empty string without control characters (hashed before use)."""
+    """A memory id is any non-empty string without control characters (hashed before use),
+    and, in a run whose caller is authenticated, one that caller owns (``nodes/access.py``)."""
     if not isinstance(memory_id, str) or not memory_id.strip():
         raise InputError("memory_id: must be a non-empty string")
     if len(memory_id) > MAX_ID_CHARS:
         raise InputError(f"memory_id: longer than {MAX_ID_CHARS} characters")
     if any(ord(c) < 32 for c in memory_id):
         raise InputError("memory_id: contains control characters")
+    check_caller(memory_id)  # inside a deployed run: is this caller's identity the memory's owner?
     return memory_id
 
 

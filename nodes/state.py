@@ -99,3 +99,24 @@ class QueryState(QueryInput, QueryOutput):
     draft: NotRequired[dict[str, Any]]
     """The rules answer composed by the notes step ({answer, cited}): the answer hint, the
     rules answerer's answer, and the fallback when a model answerer fails."""
+
+
+class ForgetInput(TypedDict):
+    """Rounds to remove from one memory, with everything derived from them: exactly one of
+    ``round_ids``, ``session_id`` or ``everything: true``."""
+
+    memory_id: str
+    round_ids: NotRequired[list[str]]
+    session_id: NotRequired[str]
+    everything: NotRequired[bool]
+
+
+class ForgetOutput(TypedDict):
+    """What was removed, per kind (``adamm.forget.ForgetReport``)."""
+
+    memory_id: str
+    forgotten: dict[str, Any]
+
+
+class ForgetState(ForgetInput, ForgetOutput):
+    pass

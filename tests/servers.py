@@ -23,6 +23,7 @@ import sys
 import time
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -104,12 +105,26 @@ def _start(name: str, cmd: list[str], workdir: Path, env: dict[str, str], url: s
         pytest.fail(server.explain(str(exc)), pytrace=False)
 
 
-def start_langgraph_dev(workdir: Path, env_vars: dict[str, str], graphs: dict[str, str] | None = None) -> Server:
-    """``langgraph dev --no-browser --no-reload`` serving the repository's graphs (or ``graphs``)."""
+def _absolute(spec: str | dict[str, Any]) -> str | dict[str, Any]:
+    """A ``./file.py:name`` spec (or a ``{"path": ...}`` graph entry) rooted at the repository."""
+    if isinstance(spec, dict):
+        return {**spec, "path": _absolute(spec["path"])}
+    path, name = spec.rsplit(":", 1)
+    return f"{REPO / path}:{name}"
+
+
+def start_langgraph_dev(workdir: Path, env_vars: dict[str, str], graphs: dict[str, Any] | None = None,
+                        config_file: str = "langgraph.json") -> Server:
+    """``langgraph dev --no-browser --no-reload`` serving the repository's graphs (or ``graphs``)
+    with its auth, from ``config_file`` (``langgraph.eval.json`` adds the flat baseline)."""
     exe = executable("langgraph", "pip install -e '.[test]'")
-    config = json.loads((REPO / "langgraph.json").read_text())
+    if os.environ.get("ADAMM_MODEL_CACHE"):  # the suite's one ONNX export, not one per server
+        env_vars = {"ADAMM_MODEL_CACHE": os.environ["ADAMM_MODEL_CACHE"], **env_vars}
+    config = json.loads((REPO / config_file).read_text())
     graphs = graphs if graphs is not None else config["graphs"]
-    config["graphs"] = {name: str(REPO / spec.split(":")[0]) + ":" + spec.split(":")[1] for name, spec in graphs.items()}
+    config["graphs"] = {name: _absolute(spec) for name, spec in graphs.items()}
+    if "auth" in config:
+        config["auth"] = {**config["auth"], "path": _absolute(config["auth"]["path"])}
     config["dependencies"] = [str(REPO / d) for d in config["dependencies"]]
     config["env"] = env_vars
     config["disable_persistence"] = True

@@ -73,9 +73,13 @@ def test_repository_config_is_valid() -> None:
     from langgraph_cli.config import validate_config_file
 
     config = validate_config_file(REPO / "langgraph.json")
-    assert {"ingest", "query"} <= set(config["graphs"])
+    assert set(config["graphs"]) == {"ingest", "query", "forget"}  # the evaluation baseline is not deployed
     for spec in config["graphs"].values():
-        assert (REPO / spec.split(":")[0]).is_file()
+        assert (REPO / spec["path"].split(":")[0]).is_file()
+        assert len(spec["description"]) > 200 and "Example:" in spec["description"]
+    assert (REPO / config["auth"]["path"].split(":")[0]).is_file() and config["auth"]["disable_studio_auth"]
+    evaluation = validate_config_file(REPO / "langgraph.eval.json")
+    assert set(evaluation["graphs"]) == {"ingest", "query", "forget", "flat"} and not evaluation.get("auth")
 
 
 def test_schemas_are_narrow_and_public(server: Server, client) -> None:
@@ -162,3 +166,29 @@ def test_env_example_documents_every_setting_and_changes_nothing(monkeypatch: py
         monkeypatch.setenv(key, value)
     ctx = Context()  # raises ConfigError naming the variable if an example value is invalid
     assert ctx.answerer == "openai:gpt-4o-mini" and ctx.chroma_url == "http://127.0.0.1:8000"
+
+
+def test_mcp_lists_the_memory_graphs_and_calls_them_on_an_open_server(server: Server) -> None:
+    """MCP clients (desktop assistants, IDEs) see ingest / query / forget with descriptions a
+    model can act on, and no benchmark baseline; with no keys set, no key is needed."""
+    import json
+    import urllib.request
+
+    def mcp(method: str, params: dict) -> dict:
+        body = json.dumps({"jsonrpc": "2.0", "id": 7, "method": method, "params": params}).encode()
+        request = urllib.request.Request(server.url + "/mcp", data=body, method="POST", headers={
+            "Content-Type": "application/json", "Accept": "application/json, text/event-stream"})
+        with urllib.request.urlopen(request, timeout=RUN_TIMEOUT) as response:
+            return json.loads(response.read())
+
+    assert mcp("initialize", {"protocolVersion": "2025-03-26", "capabilities": {},
+                              "clientInfo": {"name": "test", "version": "0"}})["result"]["serverInfo"]
+    tools = {t["name"]: t for t in mcp("tools/list", {})["result"]["tools"]}
+    assert set(tools) == {"ingest", "query", "forget"}
+    assert tools["query"]["inputSchema"]["required"] == ["memory_id", "question"]
+    assert "citations" in tools["query"]["description"] and "Example:" in tools["query"]["description"]
+    stored = mcp("tools/call", {"name": "ingest", "arguments": {"memory_id": "mcp-user", "rounds": ROUNDS}})
+    assert not stored["result"].get("isError") and "'rounds_added': 3" in stored["result"]["content"][0]["text"]
+    answer = mcp("tools/call", {"name": "query", "arguments": {"memory_id": "mcp-user",
+                                                               "question": "What is the name of our puppy?"}})
+    assert "Biscuit" in answer["result"]["content"][0]["text"]
