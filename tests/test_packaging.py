@@ -32,7 +32,7 @@ def test_wheel_installs_only_the_adamm_package(wheel: Path) -> None:
     top = {n.split("/")[0] for n in names}
     assert top == {"adamm", next(t for t in top if t.endswith(".dist-info"))}
     for module in ("graphs/ingest.py", "graphs/query.py", "nodes/context.py", "stores/sql.py", "prompts/answer.py",
-                   "formats/jsonl.py", "cli.py", "langgraph.json"):
+                   "formats/jsonl.py", "cli.py", "auth.py", "langgraph.json", "langgraph.eval.json"):
         assert f"adamm/{module}" in names, module
     assert not [n for n in names if n.startswith("adamm/tests/") or "/.ci/" in n or n.endswith(".pyc")]
     meta = zipfile.ZipFile(wheel).read(next(n for n in names if n.endswith("METADATA"))).decode()
@@ -61,11 +61,13 @@ def test_editable_install_points_at_the_checkout() -> None:
     assert Path(out.stdout.strip()).resolve() == ROOT / "__init__.py"
 
 
-def test_every_langgraph_json_entry_imports_a_compiled_graph_of_that_name() -> None:
-    config = json.loads((ROOT / "langgraph.json").read_text())
-    assert set(config["graphs"]) == {"ingest", "query", "flat"}
-    for name, ref in config["graphs"].items():
-        path, _, attr = ref.partition(":")
+@pytest.mark.parametrize("config_file, names", [("langgraph.json", {"ingest", "query", "forget"}),
+                                                ("langgraph.eval.json", {"ingest", "query", "forget", "flat"})])
+def test_every_langgraph_json_entry_imports_a_compiled_graph_of_that_name(config_file: str, names: set[str]) -> None:
+    config = json.loads((ROOT / config_file).read_text())
+    assert set(config["graphs"]) == names
+    for name, spec in config["graphs"].items():
+        path, _, attr = spec["path"].partition(":")
         module = load_script(path, f"lg_{name}")
         graph = getattr(module, attr)
         assert graph.name == name
