@@ -143,6 +143,8 @@ def cmd_ingest(args: argparse.Namespace, ctx: Any) -> int:
             f"{memory_id}: {total} rounds stored ({stored.get('rounds_added', 0)} new, "
             f"{stored.get('rounds_updated', 0)} updated, {stored.get('rounds_unchanged', 0)} unchanged); "
             f"{stored.get('units_indexed', 0)} indexed"
+            + (f"; the extractor model failed on {stored['extraction_failures']} round(s), read by the rules instead"
+               if stored.get("extraction_failures") else "")
         )
     return EXIT_OK
 
@@ -208,8 +210,9 @@ def cmd_ask(args: argparse.Namespace, ctx: Any) -> int:
     print(out["answer"])
     if out["citations"]:
         print("sources: " + ", ".join(_cite(c) for c in out["citations"]))
+    fell_back = f", {total['fallbacks']} model step(s) fell back to rules" if total.get("fallbacks") else ""
     print(f"cost: {total['calls']} model calls, {total['tokens_in']} tokens in, {total['tokens_out']} out, "
-          f"{total['rounds_read']} raw rounds read, {total['seconds']:.2f} s")
+          f"{total['rounds_read']} raw rounds read, {total['seconds']:.2f} s{fell_back}")
     return EXIT_OK
 
 

@@ -87,11 +87,13 @@ def extract_attributes(state: IngestState, runtime: Runtime[Context]) -> dict[st
         for rnd in rounds:
             ocr = ocr_images(rnd) if ctx.ocr else {}
             if ctx.extractor == "rules":
-                drafts = extract_round(rnd, ocr) if ctx.rules_extractor == "records" else extract_labels(rnd, ocr)
+                drafts = _rules_extract(ctx, rnd, ocr)
             else:
                 drafts, entry, ok = _model_extract(ctx, rnd, ocr, sorted(resolver.known))
                 entries.append(entry)
-                failures += 0 if ok else 1
+                if not ok:  # the model gave nothing usable for this round: the rules read it
+                    failures += 1
+                    drafts = _rules_extract(ctx, rnd, ocr)
             records.extend(canonicalize(b.sql, memory_id, resolver, rnd, drafts))
         b.sql.add_observations(memory_id, records, round_ids=[r.round_id for r in rounds])
         # labels of one field are merged when a new label appears; a batch of known labels has none
@@ -269,6 +271,10 @@ def _observation(memory_id: str, rnd: Round | None, d: Draft, name: str, known: 
     )
 
 
+def _rules_extract(ctx: Context, rnd: Round, ocr: dict[str, str]) -> list[Draft]:
+    return extract_round(rnd, ocr) if ctx.rules_extractor == "records" else extract_labels(rnd, ocr)
+
+
 def _model_extract(ctx: Context, rnd: Round, ocr: dict[str, str], known: list[str]) -> tuple[list[Draft], dict[str, Any], bool]:
     """One structured call per round; an unusable answer keeps the round with no observations."""
     images = "\n".join(
@@ -286,7 +292,7 @@ def _model_extract(ctx: Context, rnd: Round, ocr: dict[str, str], known: list[st
     try:
         out, entry = invoke(ctx, "extractor", "extract_attributes", messages, schema=ExtractionOut)
     except ModelOutputError as exc:
-        log.warning("round %s: extractor output unusable after retries; round kept without observations", rnd.round_id)
+        log.warning("round %s: extractor gave nothing usable (%s); the rules extractor reads it", rnd.round_id, exc)
         return [], exc.cost.to_dict(), False
     return [d for d in (_draft_from_model(o, rnd) for o in out.observations) if d is not None], entry.to_dict(), True
 

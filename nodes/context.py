@@ -169,6 +169,9 @@ class Context:
     model_temperature: float = _env("model_temperature", 0.0)
     model_max_retries: int = _env("model_max_retries", 2)
     """Retries of a model call whose structured output fails validation."""
+    model_timeout: float = _env("model_timeout", 60.0)
+    """Seconds one model request may take; a timed-out, 429 or 5xx request is retried by the
+    client with backoff, then the node goes on with its ``rules`` implementation."""
 
     # -- encoders ---------------------------------------------------------------------------
     text_encoder: str | None = _env("text_encoder", None)
@@ -231,6 +234,8 @@ class Context:
             raise ConfigError("invalid weight_text/weight_visual: both are zero")
         if self.model_max_retries < 0:
             raise ConfigError("invalid model_max_retries: must be 0 or more")
+        if self.model_timeout <= 0:
+            raise ConfigError("invalid model_timeout: must be positive")
         if not 0.0 <= self.model_temperature <= 2.0:
             raise ConfigError("invalid model_temperature: must be between 0 and 2")
         for role in ROLES:

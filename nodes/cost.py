@@ -32,6 +32,9 @@ class CostEntry:
     seconds: float = 0.0
     rounds_read: int = 0
     """Raw rounds whose text a query node read (progressive disclosure: the fewer, the better)."""
+    fallbacks: int = 0
+    """1 when the model gave nothing usable (server down, output invalid after retries) and the
+    node went on with its offline (``rules``) implementation instead."""
 
     @property
     def is_wall_time(self) -> bool:
@@ -67,7 +70,8 @@ def timed(node: str) -> Iterator[CostEntry]:
 
 
 def _zero() -> dict[str, Any]:
-    return {"calls": 0, "tokens_in": 0, "tokens_out": 0, "seconds": 0.0, "model_seconds": 0.0, "rounds_read": 0}
+    return {"calls": 0, "tokens_in": 0, "tokens_out": 0, "seconds": 0.0, "model_seconds": 0.0, "rounds_read": 0,
+            "fallbacks": 0}
 
 
 def summarize(entries: Iterable[CostEntry | dict[str, Any]]) -> dict[str, Any]:
@@ -106,3 +110,4 @@ def _add(group: dict[str, Any], e: CostEntry, wall: float, model: float) -> None
     group["seconds"] += wall
     group["model_seconds"] += model
     group["rounds_read"] += e.rounds_read
+    group["fallbacks"] += e.fallbacks

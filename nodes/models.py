@@ -32,6 +32,7 @@ log = logging.getLogger(__name__)
 
 __all__ = [
     "ModelOutputError",
+    "ModelUnavailableError",
     "ainvoke",
     "clear_model_cache",
     "invoke",
@@ -51,16 +52,53 @@ _MAX_ERROR_CHARS = 800
 
 
 class ModelOutputError(RuntimeError):
-    """A model's structured output still failed validation after every retry.
+    """A model gave nothing usable: its structured output still failed validation after every
+    retry, or (``ModelUnavailableError``) its server did not answer.
 
-    ``cost`` is the ledger entry of all the attempts made, so the caller can record what the
-    failure cost before deciding what to do (e.g. keep the round with no observations).
+    ``cost`` is the ledger entry of all the attempts made, marked ``fallbacks=1``: every caller
+    goes on with its offline implementation (or a safe default) instead, and says so.
     """
 
     def __init__(self, message: str, *, cost: CostEntry, errors: list[str]) -> None:
         super().__init__(message)
+        cost.fallbacks = 1
         self.cost = cost
         self.errors = errors
+
+
+class ModelUnavailableError(ModelOutputError):
+    """The model's server failed - unreachable, timed out, 429 or 5xx - after the client's own
+    retries with backoff. A flaky server costs a round or a question its model, not the run."""
+
+
+#: HTTP statuses a server may answer differently a moment later.
+_TRANSIENT_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
+
+
+def _status(exc: BaseException) -> int | None:
+    for holder in (exc, getattr(exc, "response", None)):
+        code = getattr(holder, "status_code", None)
+        if isinstance(code, int) and code >= 400:  # a 200 whose body would not parse is no status
+            return code
+    return None
+
+
+def _failure_kind(exc: BaseException) -> str | None:
+    """``"transient"`` for a failure worth falling back from, ``"refused"`` for one that will
+    not go away (a bad key, an unknown model), None for anything else (a bug: re-raised)."""
+    status = _status(exc)
+    if status is not None:
+        if status in _TRANSIENT_STATUS or status >= 500:
+            return "transient"
+        if status in (401, 403, 404):
+            return "refused"
+        return None
+    names = {cls.__name__ for cls in type(exc).__mro__}
+    if names & {"APIConnectionError", "APITimeoutError", "TimeoutException", "TransportError",
+                "ConnectionError", "TimeoutError", "RemoteProtocolError",
+                "JSONDecodeError", "APIResponseValidationError"}:  # a truncated or garbled reply
+        return "transient"
+    return None
 
 
 # -- registry and resolution ------------------------------------------------------------------
@@ -127,7 +165,7 @@ def _build(role: str, spec: str, ctx: Context) -> BaseChatModel:
     from langchain.chat_models import init_chat_model  # noqa: PLC0415 - heavy, only when used
 
     provider, _, model = spec.partition(":")  # model names may contain ':' (llama3:8b)
-    extra: dict[str, Any] = {}
+    extra: dict[str, Any] = {"timeout": ctx.model_timeout} if provider == "openai" else {}
     if provider == "openai" and ctx.model_base_url:
         extra["base_url"] = ctx.model_base_url
         if not os.environ.get("OPENAI_API_KEY"):
@@ -161,7 +199,11 @@ def invoke(
     """
     call = _Call(ctx, role, node, messages, schema)
     while True:
-        done, value = call.take(call.runnable.invoke(call.next_messages()))
+        try:
+            out = call.runnable.invoke(call.next_messages())
+        except Exception as exc:  # noqa: BLE001 - sorted by _failure_kind, anything else re-raised
+            call.failed(exc)
+        done, value = call.take(out)
         if done:
             return value, call.entry
 
@@ -177,7 +219,11 @@ async def ainvoke(
     """Async ``invoke``: same results, retries and ledger."""
     call = _Call(ctx, role, node, messages, schema)
     while True:
-        done, value = call.take(await call.runnable.ainvoke(call.next_messages()))
+        try:
+            out = await call.runnable.ainvoke(call.next_messages())
+        except Exception as exc:  # noqa: BLE001 - sorted by _failure_kind, anything else re-raised
+            call.failed(exc)
+        done, value = call.take(out)
         if done:
             return value, call.entry
 
@@ -218,6 +264,23 @@ class _Call:
             f"{self.errors[-1]}\nReply again with output that matches the schema exactly."
         )
         return [*self.messages, fix]
+
+    def failed(self, exc: Exception) -> None:
+        """A request that raised: a server that refuses us is a configuration error (one line
+        naming the role); a flaky one costs this call its model (``ModelUnavailableError``)."""
+        self.entry.calls += 1
+        self.entry.seconds = time.perf_counter() - self.start
+        kind = _failure_kind(exc)
+        reason = " ".join(str(exc).split())[:200] or type(exc).__name__
+        if kind == "refused":
+            raise ConfigError(f"invalid {self.entry.role}: the model server refused {self.entry.model!r} "
+                              f"({_status(exc)}): {reason}") from exc
+        if kind is None:
+            raise exc
+        log.debug("%s/%s: model unavailable (%s); the node falls back",
+                    self.entry.node, self.entry.role, reason)
+        raise ModelUnavailableError(f"{self.entry.role} ({self.entry.model}) unavailable for node "
+                                    f"{self.entry.node!r}: {reason}", cost=self.entry, errors=[reason]) from exc
 
     def take(self, out: Any) -> tuple[bool, Any]:
         """Account for one attempt's output; ``(True, result)`` when done, else retry."""

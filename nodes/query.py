@@ -131,13 +131,7 @@ def plan(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
     entries: list[dict[str, Any]] = []
     with timed("plan") as cost:
         if ctx.planner == "rules":
-            steps = []
-            for sub in _rules_sub_questions(state):
-                periods = _periods_for(state, sub)
-                intent = rules_planner.detect_intent(sub, periods, state["planning_context"].get("tables"))
-                sub_plan = rules_planner.make_plan(sub, periods, intent, tools, ctx.max_plan_steps)
-                steps.extend({**step, "question": sub, "sub_step": k} for k, step in enumerate(sub_plan))
-            steps = steps[: ctx.max_plan_steps]
+            steps = _rules_plan(ctx, state, tools)
         else:
             messages = [("system", plan_prompts.PLAN_SYSTEM.format(max_steps=ctx.max_plan_steps)),
                         ("human", plan_prompts.PLAN_USER.format(question=question, periods=_periods_text(state),
@@ -146,9 +140,9 @@ def plan(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
                 out, entry = invoke(ctx, "planner", "plan", messages, schema=PlanOut)
                 entries.append(entry.to_dict())
                 steps = [s.model_dump() for s in out.steps if s.tool in tools][: ctx.max_plan_steps]
-            except ModelOutputError as exc:
+            except ModelOutputError as exc:  # no usable plan from the model: the rules plan
                 entries.append(exc.cost.to_dict())
-                steps = []
+                steps = _rules_plan(ctx, state, tools)
             if not steps and "EventLocate" in tools:  # an empty or unusable plan still looks
                 steps = [{"goal": "find the rounds that talk about it", "tool": "EventLocate"}]
     plan_steps = [{**s, "status": "pending", "origin": "plan"} for s in steps]
@@ -181,15 +175,18 @@ def instantiate(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
     pending: list[dict[str, Any]] = []
     with timed("instantiate") as cost:
         if ctx.planner == "rules":
-            for i in todo:
-                made = _rules_call(ctx, state, steps, i)
-                pending.append({"step": i, "tool": made[0] if made else steps[i]["tool"], "args": made[1] if made else None,
-                                "error": None if made else "the rules planner found no table or column for this step"})
+            pending = [_rules_pending(ctx, state, steps, i) for i in todo]
         elif ctx.progressive:
             pending, entries = _model_call(ctx, state, steps, todo[0]) if todo else ([], [])
         else:
             pending, entries = _model_calls(ctx, state, steps, todo)
     return {"pending": pending, "cost": [cost.to_dict(), *entries]}
+
+
+def _rules_pending(ctx: Context, state: QueryState, steps: list[dict[str, Any]], i: int) -> dict[str, Any]:
+    made = _rules_call(ctx, state, steps, i)
+    return {"step": i, "tool": made[0] if made else steps[i]["tool"], "args": made[1] if made else None,
+            "error": None if made else "the rules planner found no table or column for this step"}
 
 
 def _rules_sub_questions(state: QueryState) -> list[str]:
@@ -239,6 +236,16 @@ def compose_answer(state: QueryState, known: frozenset[str] | None = None) -> tu
     return "; ".join(texts), cited
 
 
+def _rules_plan(ctx: Context, state: QueryState, tools: Any) -> list[dict[str, Any]]:
+    steps: list[dict[str, Any]] = []
+    for sub in _rules_sub_questions(state):
+        periods = _periods_for(state, sub)
+        intent = rules_planner.detect_intent(sub, periods, state["planning_context"].get("tables"))
+        sub_plan = rules_planner.make_plan(sub, periods, intent, tools, ctx.max_plan_steps)
+        steps.extend({**step, "question": sub, "sub_step": k} for k, step in enumerate(sub_plan))
+    return steps[: ctx.max_plan_steps]
+
+
 def _model_call(ctx: Context, state: QueryState, steps: list[dict[str, Any]], i: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     step = steps[i]
     messages = [("system", plan_prompts.INSTANTIATE_SYSTEM),
@@ -248,8 +255,8 @@ def _model_call(ctx: Context, state: QueryState, steps: list[dict[str, Any]], i:
                     results=_results_text(state), step=i + 1, goal=step["goal"], tool=step["tool"]))]
     try:
         out, entry = invoke(ctx, "planner", "instantiate", messages, schema=CallOut)
-    except ModelOutputError as exc:
-        return [{"step": i, "tool": step["tool"], "args": None, "error": f"planner output invalid: {exc}"}], [exc.cost.to_dict()]
+    except ModelOutputError as exc:  # the rules planner instantiates this step instead
+        return [_rules_pending(ctx, state, steps, i)], [exc.cost.to_dict()]
     return [{"step": i, "tool": out.tool, "args": out.arguments, "error": None}], [entry.to_dict()]
 
 
@@ -260,8 +267,8 @@ def _model_calls(ctx: Context, state: QueryState, steps: list[dict[str, Any]], t
                     context=render_context(state["planning_context"]), plan=_plan_text(steps)))]
     try:
         out, entry = invoke(ctx, "planner", "instantiate", messages, schema=CallsOut)
-    except ModelOutputError as exc:
-        return [{"step": i, "tool": steps[i]["tool"], "args": None, "error": f"planner output invalid: {exc}"} for i in todo], [exc.cost.to_dict()]
+    except ModelOutputError as exc:  # the rules planner instantiates these steps instead
+        return [_rules_pending(ctx, state, steps, i) for i in todo], [exc.cost.to_dict()]
     calls = list(out.calls)
     return [{"step": i, "tool": calls[k].tool if k < len(calls) else steps[i]["tool"],
              "args": calls[k].arguments if k < len(calls) else None,

@@ -37,7 +37,7 @@ def dashboard(i: int) -> dict:
             "user_text": f"Total sleep {6 + i % 3} h · Deep sleep 1 h · Resting HR {50 + i} bpm"}
 
 
-def test_invalid_extractor_output_keeps_the_round_without_observations(home) -> None:
+def test_invalid_extractor_output_keeps_the_round_and_the_rules_read_it(home) -> None:
     garbage = AIMessage(content="I cannot comply", usage_metadata={"input_tokens": 40, "output_tokens": 4, "total_tokens": 44})
     good = call("ExtractionOut", {"observations": [
         {"attribute": "Total sleep", "value": 7, "unit": "hours", "source": "user", "evidence": "Total sleep 7 h"},
@@ -51,8 +51,12 @@ def test_invalid_extractor_output_keeps_the_round_without_observations(home) -> 
     assert out["stored"]["extraction_failures"] == 1
     sql = backends(ctx).sql
     assert sql.count_rounds("m") == 2  # the failed round is kept
-    obs = {o.round_id: o for o in sql.observations("m") if o.attribute == "total_sleep"}
-    assert set(obs) == {"d1"} and obs["d1"].value_num == 7 and obs["d1"].unit == "h"
+    # the rules call it sleep, the model "Total sleep": one attribute either way
+    obs = {o.round_id: o for o in sql.observations("m") if o.attribute in ("sleep", "total_sleep")}
+    assert set(obs) == {"d0", "d1"} and obs["d0"].attribute == obs["d1"].attribute
+    assert obs["d1"].value_num == 7 and obs["d1"].unit == "h"
+    assert obs["d0"].value_num == 6  # the model gave nothing usable for d0: the rules extractor read it
+    assert sum(e.get("fallbacks", 0) for e in out["cost"] if e.get("role") == "extractor") == 1
     assert obs["d1"].source.startswith("user_text[")
     names = {o.attribute for o in sql.observations("m")}
     assert all(n.replace("_", "").isalnum() for n in names)  # the SQL-ish name became a harmless identifier

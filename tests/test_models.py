@@ -208,7 +208,7 @@ def test_summarize_by_node_and_role() -> None:
         CostEntry("execute", None, None, seconds=0.0, rounds_read=2),
         CostEntry("extract", "extractor", "m", calls=2, tokens_in=30, tokens_out=12, seconds=1.5),
         CostEntry("describe", "describer", "m", calls=1, tokens_in=5, tokens_out=5, seconds=0.5).to_dict(),
-        CostEntry("plan", "planner", "m", calls=1, tokens_in=7, tokens_out=1, seconds=0.25),
+        CostEntry("plan", "planner", "m", calls=1, tokens_in=7, tokens_out=1, seconds=0.25, fallbacks=1),
         CostEntry("answer", "planner", "m", calls=1, tokens_in=3, tokens_out=2, seconds=0.25),
     ]
     s = summarize(entries)
@@ -217,7 +217,9 @@ def test_summarize_by_node_and_role() -> None:
     assert s["model_seconds"] == pytest.approx(2.5)
     assert s["by_node"]["extract"] == {
         "calls": 2, "tokens_in": 30, "tokens_out": 12, "seconds": 2.0, "model_seconds": 1.5, "rounds_read": 0,
+        "fallbacks": 0,
     }
+    assert s["fallbacks"] == 1 and s["by_role"]["planner"]["fallbacks"] == 1 and s["by_node"]["plan"]["fallbacks"] == 1
     assert s["rounds_read"] == 5 and s["by_node"]["execute"]["rounds_read"] == 5
     assert s["by_role"]["planner"]["calls"] == 2
     assert s["by_role"]["planner"]["tokens_in"] == 10

@@ -1,0 +1,121 @@
+"""The model path over real HTTP (a scripted OpenAI-compatible server on loopback): request and
+reply shapes, usage accounting, and failures that cost a round or a question its model - never
+the run, and never a round that was accepted."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from adamm.cli import main
+from adamm.nodes.backends import backends
+from adamm.nodes.context import Context
+from adamm.nodes.cost import summarize
+from adamm.tests.openai_stub import OpenAIStub
+
+ROUNDS = [
+    {"round_id": f"s{i}", "timestamp": f"2025-03-{i + 1:02d}T07:30:00", "user_text": f"Slept {h} hours last night."}
+    for i, h in enumerate([7.5, 6.0, 8.0, 6.5, 7.0])
+] + [{"round_id": "p1", "timestamp": "2025-03-06T09:00:00", "user_text": "We named our puppy Biscuit."}]
+
+
+def write(path: Path) -> Path:
+    path.write_text("".join(json.dumps(r) + "\n" for r in ROUNDS), encoding="utf-8")
+    return path
+
+
+def observations(memory_id: str) -> list[tuple[str, str, float | None, str]]:
+    sql = backends(Context()).sql
+    return sorted((o.round_id, o.attribute, o.value_num, o.value_text or "") for o in sql.observations(memory_id))
+
+
+def test_a_failing_model_server_costs_each_round_its_model_not_the_run(home, tmp_path, monkeypatch) -> None:
+    from adamm.graphs.ingest import graph
+
+    path = write(tmp_path / "rounds.jsonl")
+    assert main(["ingest", str(path), "--memory-id", "offline"]) == 0
+    with OpenAIStub(fault="500") as stub:
+        ctx = Context(extractor="openai:stub", model_base_url=stub.url, model_timeout=5)
+        out = graph.invoke({"memory_id": "wired", "rounds": ROUNDS}, context=ctx)
+        assert stub.requests, "the extractor never reached the server"
+    assert out["stored"]["rounds_added"] == len(ROUNDS) and out["stored"]["extraction_failures"] == len(ROUNDS)
+    cost = summarize(out["cost"])
+    assert cost["by_role"]["extractor"]["fallbacks"] == len(ROUNDS) and cost["fallbacks"] == len(ROUNDS)
+    # every round was read by the rules instead: the same observations as an offline ingest
+    assert observations("wired") == observations("offline") != []
+
+
+def test_a_failing_planner_and_answerer_still_answer_like_the_rules(home, tmp_path, monkeypatch, capsys) -> None:
+    path = write(tmp_path / "rounds.jsonl")
+    assert main(["ingest", str(path), "--memory-id", "m"]) == 0
+    question = ["ask", "What was my average sleep?", "--memory-id", "m", "--json"]
+    capsys.readouterr()
+    assert main(question) == 0
+    offline = json.loads(capsys.readouterr().out)
+    with OpenAIStub(fault="429") as stub:
+        for role in ("planner", "answerer"):
+            monkeypatch.setenv(f"ADAMM_{role.upper()}", "openai:stub")
+        monkeypatch.setenv("ADAMM_MODEL_BASE_URL", stub.url)
+        monkeypatch.setenv("ADAMM_MODEL_TIMEOUT", "5")
+        assert main(question) == 0
+        wired = json.loads(capsys.readouterr().out)
+        assert len(stub.requests) >= 2
+    assert wired["answer"] == offline["answer"] and "7" in wired["answer"]
+    assert wired["cost_summary"]["fallbacks"] >= 2
+
+
+def test_a_refused_key_stops_with_one_line_naming_the_role(home, tmp_path, monkeypatch, capsys) -> None:
+    path = write(tmp_path / "rounds.jsonl")
+    assert main(["ingest", str(path), "--memory-id", "m"]) == 0
+    with OpenAIStub(fault="401") as stub:
+        monkeypatch.setenv("ADAMM_PLANNER", "openai:stub")
+        monkeypatch.setenv("ADAMM_MODEL_BASE_URL", stub.url)
+        capsys.readouterr()
+        assert main(["ask", "What was my average sleep?", "--memory-id", "m"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "invalid planner" in err and "401" in err and "Traceback" not in err
+
+
+def test_structured_output_and_usage_over_the_wire(home, tmp_path, monkeypatch) -> None:
+    """A working server: the answerer's reply is the server's, and the tokens are its usage."""
+    from adamm.graphs.query import graph
+    from adamm.memory import Memory
+
+    Memory("m").ingest(ROUNDS)
+    script = {"AnswerOut": {"answer": "Your puppy is called Biscuit (stub).", "citations": []}}
+    with OpenAIStub(script=script) as stub:
+        ctx = Context(answerer="openai:stub", model_base_url=stub.url)
+        out = graph.invoke({"memory_id": "m", "question": "What did we name our puppy?"}, context=ctx)
+        sent = stub.requests[-1]
+    assert out["answer"] == "Your puppy is called Biscuit (stub)."
+    assert sent["model"] == "stub" and ("response_format" in sent or "tools" in sent)
+    answerer = summarize(out["cost"])["by_role"]["answerer"]
+    assert answerer["calls"] == 1 and answerer["tokens_out"] == 12 and answerer["tokens_in"] > 20
+    assert answerer["fallbacks"] == 0
+
+
+def test_malformed_replies_fall_back_too(home) -> None:
+    from adamm.graphs.query import graph
+    from adamm.memory import Memory
+
+    Memory("m").ingest(ROUNDS)
+    offline = graph.invoke({"memory_id": "m", "question": "What did we name our puppy?"}, context=Context())
+    with OpenAIStub(fault="malformed") as stub:
+        ctx = Context(answerer="openai:stub", model_base_url=stub.url, model_timeout=5)
+        out = graph.invoke({"memory_id": "m", "question": "What did we name our puppy?"}, context=ctx)
+    assert out["answer"] == offline["answer"] and "Biscuit" in out["answer"]
+    assert summarize(out["cost"])["by_role"]["answerer"]["fallbacks"] == 1
+
+
+@pytest.mark.parametrize("fault", ["500"])
+def test_the_stub_really_fails(fault: str) -> None:
+    import urllib.error
+    import urllib.request
+
+    with OpenAIStub(fault=fault) as stub:
+        request = urllib.request.Request(stub.url + "/chat/completions", data=b"{}", method="POST")
+        with pytest.raises(urllib.error.HTTPError) as failed:
+            urllib.request.urlopen(request, timeout=5)
+    assert failed.value.code == int(fault)
