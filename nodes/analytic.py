@@ -33,6 +33,7 @@ from adamm.nodes.models import ModelOutputError, invoke
 from adamm.nodes.ocr import ocr_images
 from adamm.nodes.rules.describer import RULES_PREFIX, ColumnSample, TableDescription, describe_table, infer_type, rules_description, with_span
 from adamm.nodes.rules.extractor import extract_round as extract_labels
+from adamm.nodes.rules.gate import may_hold_observation
 from adamm.nodes.rules.observe import Draft, extract_round
 from adamm.nodes.state import IngestState
 from adamm.prompts.describe import DESCRIBE_TABLE_SYSTEM, DESCRIBE_TABLE_USER
@@ -78,7 +79,7 @@ def extract_attributes(state: IngestState, runtime: Runtime[Context]) -> dict[st
     memory_id, pending = state["memory_id"], state.get("pending") or []
     b = backends(ctx)
     entries: list[dict[str, Any]] = []
-    failures = 0
+    failures = gated = 0
     with timed("extract_attributes") as cost:
         rounds = b.sql.get_rounds(memory_id, pending) if pending else []
         resolver = _resolver(b, memory_id, ctx.attribute_merge_threshold)
@@ -88,6 +89,9 @@ def extract_attributes(state: IngestState, runtime: Runtime[Context]) -> dict[st
             ocr = ocr_images(rnd) if ctx.ocr else {}
             if ctx.extractor == "rules":
                 drafts = _rules_extract(ctx, rnd, ocr)
+            elif ctx.extract_gate and not may_hold_observation(rnd):
+                drafts = _rules_extract(ctx, rnd, ocr)  # nothing a model call could find
+                gated += 1
             else:
                 drafts, entry, ok = _model_extract(ctx, rnd, ocr, sorted(resolver.known))
                 entries.append(entry)
@@ -98,7 +102,8 @@ def extract_attributes(state: IngestState, runtime: Runtime[Context]) -> dict[st
         b.sql.add_observations(memory_id, records, round_ids=[r.round_id for r in rounds])
         # labels of one field are merged when a new label appears; a batch of known labels has none
         merged = consolidate_attributes(b.sql, memory_id, rounds) if set(resolver.known) - known_before else 0
-    return {"stored": {"observations": len(records), "extraction_failures": failures, "attributes_merged": merged},
+    return {"stored": {"observations": len(records), "extraction_failures": failures, "attributes_merged": merged,
+                       "extractor_skipped": gated},
             "cost": [cost.to_dict(), *entries]}
 
 

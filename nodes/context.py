@@ -152,6 +152,9 @@ class Context:
     """Evidence units shared by all tool calls of one question."""
     t_max: int = _env("t_max", 20)
     """Reflection step budget: tool executions per question, at most."""
+    extract_gate: bool = _env("extract_gate", True)
+    """With a model extractor: call it only for rounds that can hold a value (a number in the
+    user's words, an image, metadata); the rules extractor reads the others, for free."""
     use_analytic: bool = _env("use_analytic", True)
     use_retrieval: bool = _env("use_retrieval", True)
     use_planning_context: bool = _env("use_planning_context", True)
