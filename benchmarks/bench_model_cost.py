@@ -1,12 +1,12 @@
 """What ingestion costs with a model extractor, counted by the server: calls per 100 rounds.
 
-    python benchmarks/bench_model_cost.py [--no-gate]
+    python benchmarks/bench_model_cost.py [--no-gate] [--batch N]
 
 Every scenario of ``../shared/data/analytic_dev`` and of the Mem-Gallery development split is
 ingested (analytic memory only; the retrieval index does not call the extractor) with the
 extractor role set to ``openai:stub`` and ``model_base_url`` pointing at the scripted
 OpenAI-compatible server of the test suite on loopback, which answers every extraction with no
-observation. Printed per data set, from the server's own request log and ``usage``: extractor
+observation (a batch answer lists every round). Printed per data set, from the server's own request log and ``usage``: extractor
 calls and prompt tokens per 100 rounds (the stub counts a prompt's whitespace words as its
 tokens, so read that column as a proxy), rounds the gate spared; and the gate's recall on the
 rounds that hold a ground-truth record of ``analytic_dev/records``.
@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -40,9 +41,17 @@ def gate_recall() -> tuple[int, int]:
     return passed, total
 
 
+def every_round_empty(body: dict) -> dict:
+    """A batch answer that lists every round of the prompt, with no observation."""
+    text = " ".join(str(m.get("content")) for m in body["messages"])
+    count = int(re.search(r"Below are (\d+) rounds", text).group(1))
+    return {"rounds": [{"round": n, "observations": []} for n in range(1, count + 1)]}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--no-gate", action="store_true", help="call the extractor for every round")
+    parser.add_argument("--batch", type=int, default=4, help="rounds per extractor call (extract_batch)")
     args = parser.parse_args()
     home = tempfile.mkdtemp(prefix="adamm-bench-cost-")
     os.environ["ADAMM_HOME"] = home
@@ -54,9 +63,9 @@ def main() -> int:
     print(f"{'data set':14} {'rounds':>7} {'calls/100':>10} {'tokens/100':>11} {'spared':>7}")
     try:
         for name, directory in SETS.items():
-            with OpenAIStub(script={"ExtractionOut": {"observations": []}}) as stub:
+            with OpenAIStub(script={"ExtractionOut": {"observations": []}, "BatchExtractionOut": every_round_empty}) as stub:
                 ctx = Context(extractor="openai:stub", model_base_url=stub.url, use_retrieval=False,
-                              extract_gate=not args.no_gate)
+                              extract_gate=not args.no_gate, extract_batch=args.batch)
                 rounds = spared = 0
                 for path in sorted(directory.glob("*.json")):
                     scenario = load(path).scenarios[0]

@@ -29,7 +29,7 @@ from pydantic import BaseModel, Field, ValidationError
 from adamm.nodes.backends import Backends, backends
 from adamm.nodes.context import Context
 from adamm.nodes.cost import timed
-from adamm.nodes.models import ModelOutputError, invoke
+from adamm.nodes.models import ModelOutputError, ModelUnavailableError, invoke
 from adamm.nodes.ocr import ocr_images
 from adamm.nodes.rules.describer import RULES_PREFIX, ColumnSample, TableDescription, describe_table, infer_type, rules_description, with_span
 from adamm.nodes.rules.extractor import extract_round as extract_labels
@@ -37,7 +37,7 @@ from adamm.nodes.rules.gate import may_hold_observation
 from adamm.nodes.rules.observe import Draft, extract_round
 from adamm.nodes.state import IngestState
 from adamm.prompts.describe import DESCRIBE_TABLE_SYSTEM, DESCRIBE_TABLE_USER
-from adamm.prompts.extract import EXTRACT_SYSTEM, EXTRACT_USER
+from adamm.prompts.extract import EXTRACT_BATCH_ROUND, EXTRACT_BATCH_USER, EXTRACT_SYSTEM, EXTRACT_USER
 from adamm.stores.attributes import AttributeResolver, Known, consolidation
 from adamm.stores.mining import DEFAULT_CONTEXT_ATTRIBUTES, SupportIndex, update_schemas
 from adamm.stores.quantities import canonical_unit, convert, dimension_of, parse_quantity, snake_case
@@ -71,6 +71,17 @@ class ExtractionOut(BaseModel):
     observations: list[ExtractedObservation] = Field(default_factory=list, max_length=MAX_OBSERVATIONS_PER_ROUND)
 
 
+class RoundExtraction(ExtractionOut):
+    round: int = Field(ge=1, le=64)
+    """The ROUND number of the prompt this item answers."""
+
+
+class BatchExtractionOut(BaseModel):
+    """The extractor model's answer for several rounds: one item per round."""
+
+    rounds: list[RoundExtraction] = Field(default_factory=list, max_length=64)
+
+
 def extract_attributes(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
     """Observations for every pending round, by the extractor role (a model, or ``rules``)."""
     ctx = Context.coerce(runtime)
@@ -85,20 +96,22 @@ def extract_attributes(state: IngestState, runtime: Runtime[Context]) -> dict[st
         resolver = _resolver(b, memory_id, ctx.attribute_merge_threshold)
         known_before = set(resolver.known)
         records: list[ObservationRecord] = []
+        ocr = {r.round_id: ocr_images(r) if ctx.ocr else {} for r in rounds}
+        by_model: dict[str, list[Draft]] = {}
+        if ctx.extractor != "rules":
+            asked = [r for r in rounds if not ctx.extract_gate or may_hold_observation(r)]
+            gated = len(rounds) - len(asked)
+            for start in range(0, len(asked), ctx.extract_batch):
+                found, batch_entries = _model_extract_batch(ctx, asked[start:start + ctx.extract_batch], ocr,
+                                                            sorted(resolver.known))
+                by_model.update(found)
+                entries.extend(batch_entries)
         for rnd in rounds:
-            ocr = ocr_images(rnd) if ctx.ocr else {}
-            if ctx.extractor == "rules":
-                drafts = _rules_extract(ctx, rnd, ocr)
-            elif ctx.extract_gate and not may_hold_observation(rnd):
-                drafts = _rules_extract(ctx, rnd, ocr)  # nothing a model call could find
-                gated += 1
-            else:
-                drafts, entry, ok = _model_extract(ctx, rnd, ocr, sorted(resolver.known))
-                entries.append(entry)
-                if not ok:  # the model gave nothing usable for this round: the rules read it
-                    failures += 1
-                    drafts = _rules_extract(ctx, rnd, ocr)
+            drafts = by_model.get(rnd.round_id)
+            if drafts is None:  # rules backend, gated out (nothing a model could find), or failed
+                drafts = _rules_extract(ctx, rnd, ocr[rnd.round_id])
             records.extend(canonicalize(b.sql, memory_id, resolver, rnd, drafts))
+        failures = sum(1 for r in rounds if ctx.extractor != "rules" and r.round_id not in by_model) - gated
         b.sql.add_observations(memory_id, records, round_ids=[r.round_id for r in rounds])
         # labels of one field are merged when a new label appears; a batch of known labels has none
         merged = consolidate_attributes(b.sql, memory_id, rounds) if set(resolver.known) - known_before else 0
@@ -280,8 +293,63 @@ def _rules_extract(ctx: Context, rnd: Round, ocr: dict[str, str]) -> list[Draft]
     return extract_round(rnd, ocr) if ctx.rules_extractor == "records" else extract_labels(rnd, ocr)
 
 
+def _round_block(i: int, rnd: Round, ocr: dict[str, str]) -> str:
+    images = "\n".join(
+        f"IMAGE {im.image_id}: caption: {im.caption or '-'}" + (f"; text in image: {ocr[im.image_id]}" if im.image_id in ocr else "")
+        for im in rnd.images
+    )
+    return EXTRACT_BATCH_ROUND.format(n=i, time=rnd.timestamp.isoformat() if rnd.timestamp else "unknown",
+                                      user=rnd.user_text, assistant=rnd.assistant_text, images=images,
+                                      metadata=rnd.metadata or "none")
+
+
+def _model_extract_batch(ctx: Context, rounds: list[Round], ocr: dict[str, dict[str, str]],
+                         known: list[str]) -> tuple[dict[str, list[Draft]], list[dict[str, Any]]]:
+    """Several rounds in one structured call; each item is mapped back to its round by number.
+
+    A round the answer leaves out or garbles costs only that round a call of its own; when the
+    server is down, no round is retried (the rules read them all). Returns drafts per round id
+    for the rounds the model answered, and the calls' ledger entries.
+    """
+    if len(rounds) == 1:
+        drafts, entry, ok = _model_extract(ctx, rounds[0], ocr[rounds[0].round_id], known)
+        return ({rounds[0].round_id: drafts} if ok else {}), [entry]
+    text = EXTRACT_BATCH_USER.format(known=", ".join(known[:200]) or "none", count=len(rounds),
+                                     rounds="\n\n".join(_round_block(i + 1, r, ocr[r.round_id]) for i, r in enumerate(rounds)))
+    content: list[dict[str, Any]] = [{"type": "text", "text": text}]
+    for i, rnd in enumerate(rounds):
+        for im in rnd.images:
+            blob = _image_bytes(im)
+            if blob is not None:
+                content.append({"type": "text", "text": f"ROUND {i + 1}, IMAGE {im.image_id}:"})
+                content.append({"type": "image_url", "image_url": {"url": "data:image/png;base64," + base64.b64encode(blob).decode()}})
+    messages = [("system", EXTRACT_SYSTEM), {"role": "user", "content": content if len(content) > 1 else text}]
+    try:
+        out, entry = invoke(ctx, "extractor", "extract_attributes", messages, schema=BatchExtractionOut)
+    except ModelUnavailableError as exc:
+        log.warning("extractor unavailable for %d rounds (%s); the rules extractor reads them", len(rounds), exc)
+        return {}, [exc.cost.to_dict()]
+    except ModelOutputError as exc:
+        entries, answered = [exc.cost.to_dict()], {}
+        out = None
+    else:
+        entries, answered = [entry.to_dict()], {}
+    items = {item.round: item for item in (out.rounds if out is not None else [])}
+    for i, rnd in enumerate(rounds):
+        item = items.get(i + 1)
+        if item is not None:
+            answered[rnd.round_id] = [d for d in (_draft_from_model(o, rnd) for o in item.observations) if d is not None]
+            continue
+        drafts, single, ok = _model_extract(ctx, rnd, ocr[rnd.round_id], known)  # this round alone, once more
+        entries.append(single)
+        if ok:
+            answered[rnd.round_id] = drafts
+    return answered, entries
+
+
 def _model_extract(ctx: Context, rnd: Round, ocr: dict[str, str], known: list[str]) -> tuple[list[Draft], dict[str, Any], bool]:
-    """One structured call per round; an unusable answer keeps the round with no observations."""
+    """One structured call for one round; ``ok`` is False when the answer was unusable (the
+    caller then lets the rules extractor read the round)."""
     images = "\n".join(
         f"IMAGE {im.image_id}: caption: {im.caption or '-'}" + (f"; text in image: {ocr[im.image_id]}" if im.image_id in ocr else "")
         for im in rnd.images

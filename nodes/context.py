@@ -155,6 +155,8 @@ class Context:
     extract_gate: bool = _env("extract_gate", True)
     """With a model extractor: call it only for rounds that can hold a value (a number in the
     user's words, an image, metadata); the rules extractor reads the others, for free."""
+    extract_batch: int = _env("extract_batch", 4)
+    """Rounds per extractor model call (1-64); a round the answer leaves out gets a call of its own."""
     use_analytic: bool = _env("use_analytic", True)
     use_retrieval: bool = _env("use_retrieval", True)
     use_planning_context: bool = _env("use_planning_context", True)
@@ -237,6 +239,8 @@ class Context:
             raise ConfigError("invalid weight_text/weight_visual: both are zero")
         if self.model_max_retries < 0:
             raise ConfigError("invalid model_max_retries: must be 0 or more")
+        if not 1 <= self.extract_batch <= 64:
+            raise ConfigError(f"invalid extract_batch: must be between 1 and 64, got {self.extract_batch}")
         if self.model_timeout <= 0:
             raise ConfigError("invalid model_timeout: must be positive")
         if not 0.0 <= self.model_temperature <= 2.0:

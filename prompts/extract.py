@@ -37,3 +37,19 @@ ASSISTANT: {assistant}
 METADATA: {metadata}
 
 Return every fact as an observation; return an empty list when there is none."""
+
+EXTRACT_BATCH_USER = """KNOWN ATTRIBUTES: {known}
+
+Below are {count} rounds, each numbered. Extract every round on its own: a fact belongs to the
+round that states it, and its evidence is that round's words.
+
+{rounds}
+
+Return one item per round, in order, with its ROUND number and its observations (an empty
+list when the round holds none). Every round number must appear exactly once."""
+
+EXTRACT_BATCH_ROUND = """ROUND {n} (time {time})
+USER: {user}
+ASSISTANT: {assistant}
+{images}
+METADATA: {metadata}"""

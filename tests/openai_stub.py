@@ -3,7 +3,7 @@
 It speaks ``/v1/chat/completions`` and ``/v1/models`` the way vLLM and Ollama do: structured
 output by ``response_format`` (``json_schema`` / ``json_object``) or by tool calls, and
 ``usage`` in every reply. What it answers is a script: per schema name (the structured output
-the client asked for), a JSON payload; ``fault`` makes every request fail instead (``500``,
+the client asked for), a JSON payload or a function of the request that returns one; ``fault`` makes every request fail instead (``500``,
 ``429``, ``401``, ``slow``, ``malformed``). Every request is recorded.
 """
 
@@ -74,6 +74,8 @@ class OpenAIStub:
             return 200, None, b'{"id": "x", "choices": [{"message": '
         name, tool = self._schema_name(body)
         payload = self.script.get(name, {})
+        if callable(payload):  # computed from the request, e.g. from the rounds in the prompt
+            payload = payload(body)
         prompt = sum(len(str(m.get("content", "")).split()) for m in body.get("messages", []))
         message: dict[str, Any] = {"role": "assistant", "content": json.dumps(payload)}
         if tool:

@@ -45,7 +45,7 @@ def test_invalid_extractor_output_keeps_the_round_and_the_rules_read_it(home) ->
         {"attribute": "mood", "value": "rested", "source": "image:nope", "evidence": "not in the round"},
     ]})
     models.register_model("fake:extractor", ToolFake(messages=iter([garbage, garbage, garbage, good])))
-    ctx = Context(extractor="fake:extractor", model_max_retries=2, use_retrieval=False)
+    ctx = Context(extractor="fake:extractor", model_max_retries=2, use_retrieval=False, extract_batch=1)
     out = ingest.invoke({"memory_id": "m", "rounds": [dashboard(0), dashboard(1)]}, context=ctx)
     assert out["stored"]["rounds_added"] == 2
     assert out["stored"]["extraction_failures"] == 1

@@ -238,7 +238,7 @@ ADVERSARIAL = [
 def test_adversarial_extractor_output_is_bounded_and_never_sql(home) -> None:
     replies = [reply("ExtractionOut", {"observations": ADVERSARIAL}) for _ in range(6)]
     models.register_model("fake:extractor", ToolFake(messages=iter(replies)))
-    ctx = Context(extractor="fake:extractor", use_retrieval=False, model_max_retries=0)
+    ctx = Context(extractor="fake:extractor", use_retrieval=False, model_max_retries=0, extract_batch=1)
     ingest.invoke({"memory_id": "m", "rounds": [dashboard(i) for i in range(6)]}, context=ctx)
     b = backends(ctx)
     assert b.sql.count_rounds("m") == 6
@@ -257,7 +257,7 @@ def test_adversarial_extractor_output_is_bounded_and_never_sql(home) -> None:
 def test_ten_thousand_attributes_are_refused_and_the_round_kept(home) -> None:
     flood = reply("ExtractionOut", {"observations": [{"attribute": f"a{i}", "value": i, "source": "user"} for i in range(10_000)]})
     models.register_model("fake:extractor", ToolFake(messages=iter([flood, flood])))
-    ctx = Context(extractor="fake:extractor", use_retrieval=False, model_max_retries=1)
+    ctx = Context(extractor="fake:extractor", use_retrieval=False, model_max_retries=1, extract_batch=1)
     out = ingest.invoke({"memory_id": "m", "rounds": [dashboard(0)]}, context=ctx)
     assert out["stored"]["extraction_failures"] == 1
     b = backends(ctx)

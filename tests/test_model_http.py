@@ -44,7 +44,8 @@ def test_a_failing_model_server_costs_each_round_its_model_not_the_run(home, tmp
     assert out["stored"]["rounds_added"] == len(ROUNDS) and out["stored"]["extraction_failures"] == sleep
     assert out["stored"]["extractor_skipped"] == 1
     cost = summarize(out["cost"])
-    assert cost["by_role"]["extractor"]["fallbacks"] == sleep and cost["fallbacks"] == sleep
+    # two calls (4 rounds + 1 round, extract_batch 4) fell back; no round is retried on a dead server
+    assert cost["by_role"]["extractor"]["fallbacks"] == 2 and cost["fallbacks"] == 2
     # every round was read by the rules instead: the same observations as an offline ingest
     assert observations("wired") == observations("offline") != []
 
@@ -121,3 +122,46 @@ def test_the_stub_really_fails(fault: str) -> None:
         with pytest.raises(urllib.error.HTTPError) as failed:
             urllib.request.urlopen(request, timeout=5)
     assert failed.value.code == int(fault)
+
+
+def _prompt(body: dict) -> str:
+    parts = []
+    for m in body["messages"]:
+        content = m.get("content")
+        parts += [c.get("text", "") for c in content] if isinstance(content, list) else [str(content)]
+    return "\n".join(parts)
+
+
+def _slept(text: str) -> list[dict]:
+    import re
+
+    return [{"attribute": "sleep", "value": float(h), "unit": "h", "source": "user", "evidence": f"Slept {h} hours"}
+            for h in re.findall(r"Slept ([\d.]+) hours", text)]
+
+
+def test_several_rounds_per_extractor_call_mapped_back_to_their_rounds(home) -> None:
+    """Four rounds in one call; the answer leaves one out, which then gets a call of its own."""
+    import re
+
+    from adamm.graphs.ingest import graph
+
+    def batch(body: dict) -> dict:
+        blocks = re.split(r"\nROUND (\d+) \(time", _prompt(body))
+        numbered = {int(blocks[i]): blocks[i + 1] for i in range(1, len(blocks) - 1, 2)}
+        last = max(numbered)
+        return {"rounds": [{"round": n, "observations": _slept(text)} for n, text in numbered.items() if n != last]}
+
+    script = {"BatchExtractionOut": batch, "ExtractionOut": lambda body: {"observations": _slept(_prompt(body))}}
+    with OpenAIStub(script=script) as stub:
+        ctx = Context(extractor="openai:stub", model_base_url=stub.url, extract_batch=4, use_retrieval=False)
+        out = graph.invoke({"memory_id": "m", "rounds": ROUNDS}, context=ctx)
+        asked = [s["response_format"]["json_schema"]["name"] if "response_format" in s else s["tools"][0]["function"]["name"]
+                 for s in stub.requests]
+    # 5 rounds can hold a value: one batch of 4 (missing one item) + that round alone + the fifth alone
+    assert asked == ["BatchExtractionOut", "ExtractionOut", "ExtractionOut"]
+    assert out["stored"]["extraction_failures"] == 0 and out["stored"]["extractor_skipped"] == 1
+    sql = backends(Context()).sql
+    got = {o.round_id: (o.value_num, o.source) for o in sql.observations("m") if o.attribute == "sleep"}
+    assert {k: v for k, (v, _) in got.items()} == {"s0": 7.5, "s1": 6.0, "s2": 8.0, "s3": 6.5, "s4": 7.0}
+    assert all(source.startswith("user_text[") for _, source in got.values())  # evidence found in its own round
+    assert summarize(out["cost"])["by_role"]["extractor"]["calls"] == 3
