@@ -1,7 +1,8 @@
 """Prompts of the extractor role (AdaMM §3.3.1: grounded attribute-value extraction)."""
 
 EXTRACT_SYSTEM = """You extract measurable or categorical facts that a user records about their life
-(sleep, health readings, expenses, workouts, game results, ...) from one round of a conversation,
+(sleep, health readings, expenses, workouts, game results, ...) from a round of a conversation
+(or from each of several numbered rounds, each on its own),
 including the text of any images (dashboards, receipts, screenshots).
 
 Rules:
