@@ -130,9 +130,34 @@ def registered_models() -> dict[str, BaseChatModel]:
 
 
 def clear_model_cache() -> None:
-    """Forget built models, e.g. after changing provider credentials in the environment."""
+    """Forget built models (e.g. after changing provider credentials in the environment) and
+    what the circuit breaker knows about their servers."""
     with _lock:
         _cache.clear()
+        _breaker.clear()
+
+
+#: A model whose server failed this many calls in a row is not called for ``BREAKER_SECONDS``:
+#: a dead server would otherwise cost every round of a long ingest the client's full retries.
+BREAKER_FAILURES = 3
+BREAKER_SECONDS = 30.0
+#: (role, spec, base URL) -> (consecutive unavailable calls, monotonic time until which it is skipped)
+_breaker: dict[tuple[str, str, str], tuple[int, float]] = {}
+
+
+def _breaker_open(key: tuple[str, str, str]) -> bool:
+    with _lock:
+        _, until = _breaker.get(key, (0, 0.0))
+    return time.monotonic() < until
+
+
+def _breaker_record(key: tuple[str, str, str], available: bool) -> None:
+    with _lock:
+        if available:
+            _breaker.pop(key, None)
+            return
+        failures = _breaker.get(key, (0, 0.0))[0] + 1
+        _breaker[key] = (failures, time.monotonic() + BREAKER_SECONDS if failures >= BREAKER_FAILURES else 0.0)
 
 
 def _role_spec(ctx: Context, role: str) -> str:
@@ -240,10 +265,14 @@ class _Call:
             raise ValueError(f"role {role!r} is {RULES!r}: run the offline implementation instead")
         model = resolve_role(ctx, role)
         assert model is not None
+        self.breaker_key = (role, spec, ctx.model_base_url or "")
+        self.entry = CostEntry(node=node, role=role, model=spec)
+        if _breaker_open(self.breaker_key):  # its server failed again and again just now
+            raise ModelUnavailableError(f"{role} ({spec}) skipped for node {node!r}: its server failed "
+                                        f"{BREAKER_FAILURES} calls in a row", cost=self.entry, errors=["breaker open"])
         self.schema = schema
         self.max_attempts = 1 + ctx.model_max_retries if schema is not None else 1
         self.messages = _as_messages(messages)
-        self.entry = CostEntry(node=node, role=role, model=spec)
         self.errors: list[str] = []
         self.runnable: Any = model
         self.structured = False  # True: the runnable returns {"raw", "parsed", "parsing_error"}
@@ -277,6 +306,7 @@ class _Call:
                               f"({_status(exc)}): {reason}") from exc
         if kind is None:
             raise exc
+        _breaker_record(self.breaker_key, available=False)
         log.debug("%s/%s: model unavailable (%s); the node falls back",
                     self.entry.node, self.entry.role, reason)
         raise ModelUnavailableError(f"{self.entry.role} ({self.entry.model}) unavailable for node "
@@ -284,6 +314,7 @@ class _Call:
 
     def take(self, out: Any) -> tuple[bool, Any]:
         """Account for one attempt's output; ``(True, result)`` when done, else retry."""
+        _breaker_record(self.breaker_key, available=True)
         raw = out["raw"] if self.structured else out
         usage = getattr(raw, "usage_metadata", None) or {}
         self.entry.calls += 1

@@ -15,6 +15,16 @@ from adamm.nodes.context import Context
 from adamm.nodes.cost import summarize
 from adamm.tests.openai_stub import OpenAIStub
 
+@pytest.fixture(autouse=True)
+def fresh_breaker():
+    """Each test starts with no memory of an earlier test's failing server."""
+    from adamm.nodes.models import clear_model_cache
+
+    clear_model_cache()
+    yield
+    clear_model_cache()
+
+
 ROUNDS = [
     {"round_id": f"s{i}", "timestamp": f"2025-03-{i + 1:02d}T07:30:00", "user_text": f"Slept {h} hours last night."}
     for i, h in enumerate([7.5, 6.0, 8.0, 6.5, 7.0])
@@ -165,3 +175,21 @@ def test_several_rounds_per_extractor_call_mapped_back_to_their_rounds(home) -> 
     assert {k: v for k, (v, _) in got.items()} == {"s0": 7.5, "s1": 6.0, "s2": 8.0, "s3": 6.5, "s4": 7.0}
     assert all(source.startswith("user_text[") for _, source in got.values())  # evidence found in its own round
     assert summarize(out["cost"])["by_role"]["extractor"]["calls"] == 3
+
+
+def test_a_dead_server_is_skipped_after_three_failed_calls(home) -> None:
+    """The circuit breaker: after three unavailable calls in a row the role's server is not
+    called for a while, so a long ingest does not pay the client's retries on every round."""
+    from adamm.graphs.ingest import graph
+    from adamm.nodes.models import BREAKER_FAILURES
+
+    with OpenAIStub(fault="500") as stub:
+        ctx = Context(extractor="openai:stub", model_base_url=stub.url, model_timeout=5, extract_batch=1,
+                      use_retrieval=False)
+        out = graph.invoke({"memory_id": "m", "rounds": ROUNDS}, context=ctx)
+        reached = len(stub.requests)
+    extractor = [e for e in out["cost"] if e.get("role") == "extractor"]
+    assert len(extractor) == 5 and all(e["fallbacks"] == 1 for e in extractor)  # every gated round fell back
+    assert [e["calls"] > 0 for e in extractor] == [True] * BREAKER_FAILURES + [False] * (5 - BREAKER_FAILURES)
+    assert reached and reached % BREAKER_FAILURES == 0  # the client's own retries, for three calls only
+    assert out["stored"]["extraction_failures"] == 5 and out["stored"]["rounds_added"] == len(ROUNDS)
