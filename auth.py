@@ -21,7 +21,7 @@ from typing import Any
 
 from langgraph_sdk import Auth
 
-from adamm.nodes.access import OPEN_PERMISSION, api_keys, may_use
+from adamm.nodes.access import OPEN_PERMISSION, api_keys, may_use, not_yours
 
 auth = Auth()
 
@@ -93,8 +93,7 @@ async def check_run(ctx: Auth.types.AuthContext, value: Auth.types.RunsCreate) -
     kwargs = value.get("kwargs") or {}
     for memory_id in _memory_ids(kwargs.get("input")):
         if not isinstance(memory_id, str) or not may_use(identity, memory_id):
-            raise _deny(403, f"memory_id {memory_id!r} is not yours: {identity} may use "
-                             f"'{identity}' and '{identity}/...' only")
+            raise _deny(403, not_yours(identity, memory_id))
     config = kwargs.get("config") or {}
     overrides = {*(kwargs.get("context") or {}), *(config.get("configurable") or {})} & SERVER_FIELDS
     if overrides:

@@ -50,14 +50,17 @@ print(len(texts), vectors.shape[1])
 
 def timed_process(argv: list[str], env: dict[str, str]) -> tuple[float, float]:
     """Wall seconds and peak resident set (MB) of one child process, which must succeed."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - start
-    out, err = proc.stdout.read(), proc.stderr.read()
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    if proc.returncode != 0:
-        raise SystemExit(f"{' '.join(argv[:4])} failed ({proc.returncode}):\n{err.decode()[-2000:]}")
+    # Output goes to a file, not a pipe: nobody reads a pipe until the child exits, and a
+    # child that filled one would never exit.
+    with tempfile.TemporaryFile() as log:
+        start = time.perf_counter()
+        proc = subprocess.Popen(argv, env=env, stdout=log, stderr=subprocess.STDOUT)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        if proc.returncode != 0:
+            log.seek(0)
+            raise SystemExit(f"{' '.join(argv[:4])} failed ({proc.returncode}):\n{log.read().decode()[-2000:]}")
     return wall, usage.ru_maxrss / 1024  # Linux reports kilobytes
 
 

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-__all__ = ["AccessError", "api_keys", "may_use", "check_caller", "OPEN_PERMISSION"]
+__all__ = ["AccessError", "api_keys", "may_use", "not_yours", "check_caller", "OPEN_PERMISSION"]
 
 #: The permission our server gives every caller while no keys are set: nothing is scoped.
 OPEN_PERMISSION = "adamm:open"
@@ -68,6 +68,12 @@ def may_use(identity: str, memory_id: str) -> bool:
     return bool(identity) and (memory_id == identity or memory_id.startswith(identity + "/"))
 
 
+def not_yours(identity: str, memory_id: Any) -> str:
+    """The one-line reason a memory id is refused (the server's 403 and the graphs' error)."""
+    identity = identity or "this caller"
+    return f"memory_id {memory_id!r} is not yours: {identity} may use '{identity}' and '{identity}/...' only"
+
+
 def _field(user: Any, name: str) -> Any:
     if isinstance(user, Mapping):
         return user.get(name)
@@ -105,6 +111,4 @@ def check_caller(memory_id: str, config: Mapping[str, Any] | None = None) -> Non
             return
     who = caller(config)
     if who is not None and not may_use(who[0], memory_id):
-        identity = who[0] or "this caller"
-        raise AccessError(f"memory_id {memory_id!r} is not yours: {identity} may use "
-                          f"'{identity}' and '{identity}/...' only")
+        raise AccessError(not_yours(who[0], memory_id))

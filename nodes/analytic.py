@@ -18,7 +18,7 @@ import dataclasses
 import logging
 import math
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any
@@ -90,28 +90,28 @@ def extract_attributes(state: IngestState, runtime: Runtime[Context]) -> dict[st
     memory_id, pending = state["memory_id"], state.get("pending") or []
     b = backends(ctx)
     entries: list[dict[str, Any]] = []
-    failures = gated = 0
+    failures = 0
     with timed("extract_attributes") as cost:
         rounds = b.sql.get_rounds(memory_id, pending) if pending else []
         resolver = _resolver(b, memory_id, ctx.attribute_merge_threshold)
         known_before = set(resolver.known)
         records: list[ObservationRecord] = []
         ocr = {r.round_id: ocr_images(r) if ctx.ocr else {} for r in rounds}
-        by_model: dict[str, list[Draft]] = {}
-        if ctx.extractor != "rules":
-            asked = [r for r in rounds if not ctx.extract_gate or may_hold_observation(r)]
-            gated = len(rounds) - len(asked)
-            for start in range(0, len(asked), ctx.extract_batch):
-                found, batch_entries = _model_extract_batch(ctx, asked[start:start + ctx.extract_batch], ocr,
-                                                            sorted(resolver.known))
-                by_model.update(found)
-                entries.extend(batch_entries)
-        for rnd in rounds:
-            drafts = by_model.get(rnd.round_id)
-            if drafts is None:  # rules backend, gated out (nothing a model could find), or failed
-                drafts = _rules_extract(ctx, rnd, ocr[rnd.round_id])
-            records.extend(canonicalize(b.sql, memory_id, resolver, rnd, drafts))
-        failures = sum(1 for r in rounds if ctx.extractor != "rules" and r.round_id not in by_model) - gated
+        asked = {r.round_id for r in rounds
+                 if ctx.extractor != "rules" and (not ctx.extract_gate or may_hold_observation(r))}
+        for chunk in _chunks(rounds, asked, ctx.extract_batch):
+            to_ask = [r for r in chunk if r.round_id in asked]
+            found: dict[str, list[Draft]] = {}
+            if to_ask:  # the names canonicalized so far are the model's known attributes
+                found, call_entries = _model_extract_batch(ctx, to_ask, ocr, sorted(resolver.known))
+                entries.extend(call_entries)
+                failures += len(to_ask) - len(found)
+            for rnd in chunk:
+                drafts = found.get(rnd.round_id)
+                if drafts is None:  # rules backend, gated out (nothing a model could find), or failed
+                    drafts = _rules_extract(ctx, rnd, ocr[rnd.round_id])
+                records.extend(canonicalize(b.sql, memory_id, resolver, rnd, drafts))
+        gated = len(rounds) - len(asked) if ctx.extractor != "rules" else 0
         b.sql.add_observations(memory_id, records, round_ids=[r.round_id for r in rounds])
         # labels of one field are merged when a new label appears; a batch of known labels has none
         merged = consolidate_attributes(b.sql, memory_id, rounds) if set(resolver.known) - known_before else 0
@@ -289,17 +289,44 @@ def _observation(memory_id: str, rnd: Round | None, d: Draft, name: str, known: 
     )
 
 
+def _chunks(rounds: list[Round], asked: set[str], size: int) -> Iterator[list[Round]]:
+    """Consecutive runs of rounds, each holding at most ``size`` rounds to ask the model about:
+    one call per run, and the run canonicalized before the next call is written."""
+    chunk: list[Round] = []
+    n = 0
+    for rnd in rounds:
+        if rnd.round_id in asked and n == size:
+            yield chunk
+            chunk, n = [], 0
+        chunk.append(rnd)
+        n += rnd.round_id in asked
+    if chunk:
+        yield chunk
+
+
 def _rules_extract(ctx: Context, rnd: Round, ocr: dict[str, str]) -> list[Draft]:
     return extract_round(rnd, ocr) if ctx.rules_extractor == "records" else extract_labels(rnd, ocr)
 
 
-def _round_block(i: int, rnd: Round, ocr: dict[str, str]) -> str:
-    images = "\n".join(
+def _images_text(rnd: Round, ocr: dict[str, str]) -> str:
+    """A round's images as the extractor reads them: caption and the text read in the image."""
+    return "\n".join(
         f"IMAGE {im.image_id}: caption: {im.caption or '-'}" + (f"; text in image: {ocr[im.image_id]}" if im.image_id in ocr else "")
         for im in rnd.images
     )
+
+
+def _image_part(im: Any) -> dict[str, Any] | None:
+    """An image's pixels as a chat content part; None when there are none to read."""
+    blob = _image_bytes(im)
+    if blob is None:
+        return None
+    return {"type": "image_url", "image_url": {"url": "data:image/png;base64," + base64.b64encode(blob).decode()}}
+
+
+def _round_block(i: int, rnd: Round, ocr: dict[str, str]) -> str:
     return EXTRACT_BATCH_ROUND.format(n=i, time=rnd.timestamp.isoformat() if rnd.timestamp else "unknown",
-                                      user=rnd.user_text, assistant=rnd.assistant_text, images=images,
+                                      user=rnd.user_text, assistant=rnd.assistant_text, images=_images_text(rnd, ocr),
                                       metadata=rnd.metadata or "none")
 
 
@@ -319,10 +346,9 @@ def _model_extract_batch(ctx: Context, rounds: list[Round], ocr: dict[str, dict[
     content: list[dict[str, Any]] = [{"type": "text", "text": text}]
     for i, rnd in enumerate(rounds):
         for im in rnd.images:
-            blob = _image_bytes(im)
-            if blob is not None:
-                content.append({"type": "text", "text": f"ROUND {i + 1}, IMAGE {im.image_id}:"})
-                content.append({"type": "image_url", "image_url": {"url": "data:image/png;base64," + base64.b64encode(blob).decode()}})
+            part = _image_part(im)
+            if part is not None:
+                content += [{"type": "text", "text": f"ROUND {i + 1}, IMAGE {im.image_id}:"}, part]
     messages = [("system", EXTRACT_SYSTEM), {"role": "user", "content": content if len(content) > 1 else text}]
     try:
         out, entry = invoke(ctx, "extractor", "extract_attributes", messages, schema=BatchExtractionOut)
@@ -350,17 +376,11 @@ def _model_extract_batch(ctx: Context, rounds: list[Round], ocr: dict[str, dict[
 def _model_extract(ctx: Context, rnd: Round, ocr: dict[str, str], known: list[str]) -> tuple[list[Draft], dict[str, Any], bool]:
     """One structured call for one round; ``ok`` is False when the answer was unusable (the
     caller then lets the rules extractor read the round)."""
-    images = "\n".join(
-        f"IMAGE {im.image_id}: caption: {im.caption or '-'}" + (f"; text in image: {ocr[im.image_id]}" if im.image_id in ocr else "")
-        for im in rnd.images
-    )
     text = EXTRACT_USER.format(time=rnd.timestamp.isoformat() if rnd.timestamp else "unknown", known=", ".join(known[:200]) or "none",
-                               user=rnd.user_text, assistant=rnd.assistant_text, images=images, metadata=rnd.metadata or "none")
+                               user=rnd.user_text, assistant=rnd.assistant_text, images=_images_text(rnd, ocr),
+                               metadata=rnd.metadata or "none")
     content: list[dict[str, Any]] = [{"type": "text", "text": text}]
-    for im in rnd.images:
-        blob = _image_bytes(im)
-        if blob is not None:
-            content.append({"type": "image_url", "image_url": {"url": "data:image/png;base64," + base64.b64encode(blob).decode()}})
+    content += [p for p in (_image_part(im) for im in rnd.images) if p is not None]
     messages = [("system", EXTRACT_SYSTEM), {"role": "user", "content": content if len(content) > 1 else text}]
     try:
         out, entry = invoke(ctx, "extractor", "extract_attributes", messages, schema=ExtractionOut)

@@ -307,8 +307,7 @@ class _Call:
         if kind is None:
             raise exc
         _breaker_record(self.breaker_key, available=False)
-        log.debug("%s/%s: model unavailable (%s); the node falls back",
-                    self.entry.node, self.entry.role, reason)
+        log.debug("%s/%s: model unavailable (%s); the node falls back", self.entry.node, self.entry.role, reason)
         raise ModelUnavailableError(f"{self.entry.role} ({self.entry.model}) unavailable for node "
                                     f"{self.entry.node!r}: {reason}", cost=self.entry, errors=[reason]) from exc
 

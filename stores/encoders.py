@@ -256,15 +256,19 @@ class TextEncoder:
         if not local:
             raise EncoderError(f"'{self.model}' is not a local model directory")
         model_dir = Path(source)
-        export = onnx_text.ensure_export(model_dir, self.cache_dir, notice=onnx_text._stderr_notice, label=self.name)
+
+        def exporting(line: str) -> None:  # the export loads the torch model: offline and quiet
+            _force_offline()
+            print(f"adamm: {line}", file=sys.stderr, flush=True)
+
+        export = onnx_text.ensure_export(model_dir, self.cache_dir, notice=exporting, label=self.name)
         try:
             model = onnx_text.OnnxTextModel(export)
         except Exception:
             # A damaged export (a disk error, a partial copy): remove it and make it once more.
             shutil.rmtree(export, ignore_errors=True)
             model = onnx_text.OnnxTextModel(
-                onnx_text.ensure_export(model_dir, self.cache_dir, notice=onnx_text._stderr_notice,
-                                        label=self.name))
+                onnx_text.ensure_export(model_dir, self.cache_dir, notice=exporting, label=self.name))
         self._dim, self.runs_on = model.dim, "onnx"
         return model
 

@@ -19,7 +19,6 @@ import hashlib
 import json
 import os
 import shutil
-import sys
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -94,7 +93,7 @@ def model_fingerprint(model_dir: Path, cache_dir: Path) -> str:
     files = _model_files(model_dir)
     if not files:
         raise ExportError(f"'{model_dir}' holds no model files")
-    stats = [(str(p.relative_to(model_dir)), p.stat().st_size, p.stat().st_mtime_ns) for p in files]
+    stats = [(str(p.relative_to(model_dir)), st.st_size, st.st_mtime_ns) for p in files for st in (p.stat(),)]
     signature = hashlib.sha256(json.dumps([str(model_dir.resolve()), stats]).encode()).hexdigest()
     index_path = cache_dir / "fingerprints.json"
     try:
@@ -175,12 +174,8 @@ class OnnxTextModel:
         import onnxruntime as ort
         from tokenizers import Tokenizer
 
-        manifest = json.loads((export_dir / _MANIFEST).read_text())
-        if manifest.get("format") != EXPORT_FORMAT:
-            raise ExportError(f"export format {manifest.get('format')} is not {EXPORT_FORMAT}")
+        manifest = _manifest(export_dir)
         model_path = export_dir / _MODEL
-        if model_path.stat().st_size != manifest.get("onnx_bytes"):
-            raise ExportError("the exported model file is truncated or was replaced")
         self.pooling: str = manifest["pooling"]
         self.normalize: bool = manifest["normalize"]
         self.dim: int = int(manifest["dim"])
@@ -255,8 +250,9 @@ class OnnxTextModel:
 def ensure_export(model_dir: Path, cache_dir: Path, notice: Any = None, label: str | None = None) -> Path:
     """The directory of a loadable export of ``model_dir``, exporting it first if needed.
 
-    ``notice`` (a callable taking one line) is told once when an export has to be made, since
-    it takes a few seconds and needs torch. A directory that exists but cannot be loaded is
+    ``notice`` (a callable taking one line) is called once, right before an export is made
+    (it takes a few seconds and loads torch): the caller says so and prepares the loading
+    (offline hub, quiet progress bars). A directory that exists but cannot be loaded is
     replaced.
     """
     from filelock import FileLock
@@ -286,17 +282,29 @@ def ensure_export(model_dir: Path, cache_dir: Path, notice: Any = None, label: s
     return target
 
 
-def _loadable(export_dir: Path) -> bool:
-    """A complete export: the manifest is written last, and the model file has its size."""
+def _manifest(export_dir: Path) -> dict[str, Any]:
+    """The manifest of a complete export (it is written last, and names the model file's size);
+    ``ExportError`` for anything less."""
     try:
         manifest = json.loads((export_dir / _MANIFEST).read_text())
-        return (
-            manifest.get("format") == EXPORT_FORMAT
-            and (export_dir / _MODEL).stat().st_size == manifest.get("onnx_bytes")
-            and (export_dir / _TOKENIZER).is_file()
-        )
-    except (OSError, ValueError, AttributeError):
+        model_bytes = (export_dir / _MODEL).stat().st_size
+    except (OSError, ValueError) as exc:
+        raise ExportError(f"no complete export in '{export_dir}': {exc}") from None
+    if not isinstance(manifest, dict) or manifest.get("format") != EXPORT_FORMAT:
+        raise ExportError(f"the export in '{export_dir}' is not of format {EXPORT_FORMAT}")
+    if model_bytes != manifest.get("onnx_bytes"):
+        raise ExportError("the exported model file is truncated or was replaced")
+    if not (export_dir / _TOKENIZER).is_file():
+        raise ExportError(f"the export in '{export_dir}' has no {_TOKENIZER}")
+    return manifest
+
+
+def _loadable(export_dir: Path) -> bool:
+    try:
+        _manifest(export_dir)
+    except ExportError:
         return False
+    return True
 
 
 def _export(model_dir: Path, out_dir: Path) -> None:
@@ -306,13 +314,9 @@ def _export(model_dir: Path, out_dir: Path) -> None:
         import onnx  # noqa: F401 - torch's exporter needs it; fail here with a clear message
     except ImportError:
         raise ExportError("exporting to ONNX needs the 'onnx' package (pip install onnx)") from None
-    os.environ["HF_HUB_OFFLINE"] = "1"  # the model is local; never wait on the hub
     import torch
     from sentence_transformers import SentenceTransformer
-    from transformers.utils import logging as hf_logging
 
-    hf_logging.disable_progress_bar()
-    hf_logging.set_verbosity_error()
     out_dir.mkdir(parents=True)
     try:  # eager attention exports as plain ops that ONNX Runtime can fuse into its Attention op
         reference = SentenceTransformer(str(model_dir), device="cpu", local_files_only=True,
@@ -392,7 +396,3 @@ def _fuse(raw: Path, out: Path, config: Any) -> bool:
         out.unlink(missing_ok=True)
         return False
     return True
-
-
-def _stderr_notice(line: str) -> None:
-    print(f"adamm: {line}", file=sys.stderr, flush=True)
