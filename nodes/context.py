@@ -44,7 +44,9 @@ KNOWN_PROVIDERS = frozenset(
 DescribeMode = Literal["on_close", "eager"]
 RetrievalMode = Literal["hybrid", "dense", "bm25"]
 TextEncoderBackend = Literal["auto", "onnx", "torch"]
-_CHOICES = {"DescribeMode": DescribeMode, "RetrievalMode": RetrievalMode, "TextEncoderBackend": TextEncoderBackend}
+StructuredOutput = Literal["auto", "json_schema", "function_calling", "json_mode"]
+_CHOICES = {"DescribeMode": DescribeMode, "RetrievalMode": RetrievalMode, "TextEncoderBackend": TextEncoderBackend,
+            "StructuredOutput": StructuredOutput}
 
 
 class ConfigError(ValueError):
@@ -177,6 +179,11 @@ class Context:
     model_timeout: float = _env("model_timeout", 60.0)
     """Seconds one model request may take; a timed-out, 429 or 5xx request is retried by the
     client with backoff, then the node goes on with its ``rules`` implementation."""
+    structured_output: StructuredOutput = _env("structured_output", "auto")
+    """How a model is asked for structured output: ``json_schema`` (``response_format``),
+    ``function_calling`` (a tool call), ``json_mode`` (``json_object`` plus the schema in the
+    prompt). ``auto``: the model's default, and when its server rejects that (400/422), the
+    next of these, remembered for the rest of the process."""
 
     # -- encoders ---------------------------------------------------------------------------
     text_encoder: str | None = _env("text_encoder", None)

@@ -12,6 +12,8 @@ or puts in an error message a credential: errors name the role and the spec only
 
 from __future__ import annotations
 
+import inspect
+import json
 import logging
 import os
 import threading
@@ -20,7 +22,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, convert_to_messages
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, convert_to_messages
 from langchain_core.prompt_values import PromptValue
 from langchain_core.utils.json import parse_json_markdown
 from pydantic import BaseModel, ValidationError
@@ -73,6 +75,16 @@ class ModelUnavailableError(ModelOutputError):
 
 #: HTTP statuses a server may answer differently a moment later.
 _TRANSIENT_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
+#: Statuses of a request the server would not take (an unsupported ``response_format``, a
+#: prompt over the context length): this call's model is lost, the server is not in doubt.
+_REJECTED_STATUS = frozenset({400, 413, 422})
+
+#: The structured-output methods, in the order ``structured_output="auto"`` tries them once a
+#: server rejects the one before (llama.cpp and older vLLM builds lack ``json_schema``; some
+#: servers have no tool calling).
+STRUCTURED_METHODS = ("json_schema", "function_calling", "json_mode")
+#: (spec, base URL) -> the method ``auto`` settled on after a rejection, for the whole process.
+_settled: dict[tuple[str, str], str] = {}
 
 
 def _status(exc: BaseException) -> int | None:
@@ -85,15 +97,21 @@ def _status(exc: BaseException) -> int | None:
 
 def _failure_kind(exc: BaseException) -> str | None:
     """``"transient"`` for a failure worth falling back from, ``"refused"`` for one that will
-    not go away (a bad key, an unknown model), None for anything else (a bug: re-raised)."""
+    not go away (a bad key, an unknown model), ``"rejected"`` for a request this server will
+    not take, ``"invalid"`` for a reply cut off before its structured output was whole, None
+    for anything else (a bug: re-raised)."""
     status = _status(exc)
     if status is not None:
         if status in _TRANSIENT_STATUS or status >= 500:
             return "transient"
         if status in (401, 403, 404):
             return "refused"
+        if status in _REJECTED_STATUS:
+            return "rejected"
         return None
     names = {cls.__name__ for cls in type(exc).__mro__}
+    if isinstance(exc, ValidationError) or names & {"LengthFinishReasonError", "ContentFilterFinishReasonError"}:
+        return "invalid"  # the client parsed the reply itself and it was not the schema, or it was cut off
     if names & {"APIConnectionError", "APITimeoutError", "TimeoutException", "TransportError",
                 "ConnectionError", "TimeoutError", "RemoteProtocolError",
                 "JSONDecodeError", "APIResponseValidationError"}:  # a truncated or garbled reply
@@ -135,6 +153,7 @@ def clear_model_cache() -> None:
     with _lock:
         _cache.clear()
         _breaker.clear()
+        _settled.clear()
 
 
 #: A model whose server failed this many calls in a row is not called for ``BREAKER_SECONDS``:
@@ -227,7 +246,8 @@ def invoke(
         try:
             out = call.runnable.invoke(call.next_messages())
         except Exception as exc:  # noqa: BLE001 - sorted by _failure_kind, anything else re-raised
-            call.failed(exc)
+            call.failed(exc)  # raises, unless another structured-output method is worth a try
+            continue
         done, value = call.take(out)
         if done:
             return value, call.entry
@@ -247,7 +267,8 @@ async def ainvoke(
         try:
             out = await call.runnable.ainvoke(call.next_messages())
         except Exception as exc:  # noqa: BLE001 - sorted by _failure_kind, anything else re-raised
-            call.failed(exc)
+            call.failed(exc)  # raises, unless another structured-output method is worth a try
+            continue
         done, value = call.take(out)
         if done:
             return value, call.entry
@@ -272,17 +293,46 @@ class _Call:
                                         f"{BREAKER_FAILURES} calls in a row", cost=self.entry, errors=["breaker open"])
         self.schema = schema
         self.max_attempts = 1 + ctx.model_max_retries if schema is not None else 1
-        self.messages = _as_messages(messages)
+        self.prompt = _as_messages(messages)
         self.errors: list[str] = []
-        self.runnable: Any = model
-        self.structured = False  # True: the runnable returns {"raw", "parsed", "parsing_error"}
-        if schema is not None:
-            try:
-                self.runnable = model.with_structured_output(schema, include_raw=True)
-                self.structured = True
-            except NotImplementedError:
-                pass  # a model without tool calling: parse JSON from the reply's content
+        self.model = model
+        self.method_key = (spec, ctx.model_base_url or "")
+        self.auto = ctx.structured_output == "auto"
+        # None: the model's own default method
+        self.method: str | None = _settled.get(self.method_key) if self.auto else ctx.structured_output
+        self.tried: list[str | None] = []
+        self._structure()
         self.start = time.perf_counter()
+
+    def _structure(self) -> None:
+        """Set the runnable (and the prompt) for ``self.method``."""
+        self.tried.append(self.method)
+        self.runnable: Any = self.model
+        self.structured = False  # True: the runnable returns {"raw", "parsed", "parsing_error"}
+        self.messages = self.prompt
+        if self.schema is None:
+            return
+        kwargs: dict[str, Any] = {"include_raw": True}
+        if self.method is not None:
+            if _default_method(self.model) is None:
+                raise ConfigError(f"invalid structured_output: {self.entry.role} ({self.entry.model}) takes no "
+                                  f"method; use structured_output='auto'")
+            kwargs["method"] = self.method
+        try:
+            self.runnable = self.model.with_structured_output(self.schema, **kwargs)
+            self.structured = True
+        except NotImplementedError:
+            pass  # a model without tool calling: parse JSON from the reply's content
+        if self.method == "json_mode" or not self.structured:  # nothing carries the schema but the prompt
+            self.messages = _with_schema(self.prompt, self.schema)
+
+    def _next_method(self) -> str | None:
+        """The next method ``auto`` may try after a rejection, if the model takes methods."""
+        default = _default_method(self.model)
+        if not self.auto or self.schema is None or default is None:
+            return None
+        tried = {default if m is None else m for m in self.tried}
+        return next((m for m in STRUCTURED_METHODS if m not in tried), None)
 
     def next_messages(self) -> list[BaseMessage]:
         if not self.errors:
@@ -296,11 +346,30 @@ class _Call:
 
     def failed(self, exc: Exception) -> None:
         """A request that raised: a server that refuses us is a configuration error (one line
-        naming the role); a flaky one costs this call its model (``ModelUnavailableError``)."""
+        naming the role); a flaky one costs this call its model (``ModelUnavailableError``); one
+        that rejects this request (400/422) costs it its model too, unless ``auto`` has another
+        structured-output method to try; a reply cut off at the length limit is retried like
+        invalid output. Where this returns, the caller asks again."""
         self.entry.calls += 1
         self.entry.seconds = time.perf_counter() - self.start
         kind = _failure_kind(exc)
         reason = " ".join(str(exc).split())[:200] or type(exc).__name__
+        if kind == "rejected" and (method := self._next_method()) is not None:
+            log.info("%s (%s): the server rejected structured output by %s (%s); using %s from now on",
+                     self.entry.role, self.entry.model, self.tried[-1] or "the default method", reason, method)
+            self.method = _settled[self.method_key] = method
+            self._structure()
+            return
+        if kind == "invalid" and self.schema is not None:  # like output that fails validation
+            self.errors.append(reason)
+            if len(self.errors) < self.max_attempts:
+                return
+            raise ModelOutputError(f"{self.entry.role} ({self.entry.model}) gave no whole {self.schema.__name__} in "
+                                   f"{self.entry.calls} attempt(s) for node {self.entry.node!r}: {reason}",
+                                   cost=self.entry, errors=self.errors) from exc
+        if kind in ("rejected", "invalid"):
+            raise ModelOutputError(f"{self.entry.role} ({self.entry.model}): the server rejected the request of node "
+                                   f"{self.entry.node!r}: {reason}", cost=self.entry, errors=[reason]) from exc
         if kind == "refused":
             raise ConfigError(f"invalid {self.entry.role}: the model server refused {self.entry.model!r} "
                               f"({_status(exc)}): {reason}") from exc
@@ -355,6 +424,23 @@ class _Call:
         except Exception:  # noqa: BLE001 - any parser failure means "not JSON"
             raise ValueError(f"the reply is not JSON: {content[:200]!r}") from None
         return self.schema.model_validate(data)
+
+
+def _default_method(model: BaseChatModel) -> str | None:
+    """The structured-output method a model uses when asked for none, or None when its
+    ``with_structured_output`` takes no method (the fake and many third-party chat models)."""
+    param = inspect.signature(model.with_structured_output).parameters.get("method")
+    return None if param is None else str(param.default)
+
+
+def _with_schema(messages: list[BaseMessage], schema: type[BaseModel]) -> list[BaseMessage]:
+    """The prompt with the schema written into its system message: in JSON mode (and for a
+    model without tool calling) nothing else tells the model what shape to reply in."""
+    rule = (f"Reply with one JSON object, and nothing else, that matches the JSON schema of {schema.__name__}:\n"
+            f"{json.dumps(schema.model_json_schema(), separators=(',', ':'))}")
+    if messages and isinstance(messages[0], SystemMessage):
+        return [SystemMessage(f"{messages[0].text}\n\n{rule}"), *messages[1:]]
+    return [SystemMessage(rule), *messages]
 
 
 def _as_messages(messages: Any) -> list[BaseMessage]:
