@@ -72,7 +72,10 @@ def run_eval_command(args: argparse.Namespace, ctx: Any) -> int:
 
     from adamm.eval.run import run_eval  # noqa: PLC0415
     from adamm.eval.systems import parse_systems  # noqa: PLC0415
+    from adamm.nodes.models import probe_servers  # noqa: PLC0415
     from adamm.stores.encoders import set_encoder_threads  # noqa: PLC0415
+
+    probe_servers(ctx)  # every role, the judge too: an unreachable server fails here, not per question
 
     out = Path(args.out or DEFAULT_OUT)
     try:

@@ -17,6 +17,7 @@ from adamm.nodes.access import check_caller
 from adamm.nodes.backends import backends
 from adamm.nodes.context import Context
 from adamm.nodes.cost import timed
+from adamm.nodes.models import probe_servers
 from adamm.nodes.state import IngestState
 from adamm.stores.records import MAX_ID_CHARS, Round
 from adamm.stores.units import Unit
@@ -70,6 +71,7 @@ def store_rounds(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any
     with timed("store_rounds") as cost:
         memory_id = check_memory_id(state.get("memory_id"))
         rounds = parse_rounds(state.get("rounds", []))
+        probe_servers(ctx, ("extractor", "describer"))  # an unreachable server fails the run before anything is stored
         sql = backends(ctx).sql
         result = sql.add_rounds(memory_id, rounds)
         pending = [r.round_id for r in sql.get_rounds(memory_id, only_pending=True)]

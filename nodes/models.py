@@ -38,6 +38,7 @@ __all__ = [
     "ainvoke",
     "clear_model_cache",
     "invoke",
+    "probe_servers",
     "register_model",
     "registered_models",
     "resolve_role",
@@ -154,6 +155,7 @@ def clear_model_cache() -> None:
         _cache.clear()
         _breaker.clear()
         _settled.clear()
+        _probed.clear()
 
 
 #: A model whose server failed this many calls in a row is not called for ``BREAKER_SECONDS``:
@@ -221,6 +223,42 @@ def _build(role: str, spec: str, ctx: Context) -> BaseChatModel:
         )
     except Exception as exc:  # ImportError (package missing), credentials, bad arguments
         raise ConfigError(f"invalid {role}: cannot build model {spec!r}: {exc}") from exc
+
+
+# -- start-up probe --------------------------------------------------------------------------------
+
+#: Servers that answered a probe: (base URL, role spec) - probed once per process.
+_probed: set[tuple[str, str]] = set()
+
+
+def probe_servers(ctx: Context | Any, roles: Sequence[str] = ROLES) -> None:
+    """Fail at start, with one line naming the role, when a role's model server cannot be
+    reached or refuses the key - before a run stores anything - instead of falling back on
+    every round of a long ingest. Asks each OpenAI-compatible server for its model list once
+    per process; a server without that endpoint, or one that errs (a 5xx), is let through:
+    calls to it still fall back one by one. Other providers and injected models are not probed.
+    """
+    ctx = Context.coerce(ctx)
+    for role in roles:
+        spec = _role_spec(ctx, role)
+        if spec == RULES or spec in registered_models():
+            continue
+        model = resolve_role(ctx, role)  # a model that cannot be built fails here already
+        client = getattr(model, "root_client", None)
+        key = (str(getattr(client, "base_url", "")), spec)
+        if client is None or key in _probed:
+            continue
+        try:
+            client.with_options(max_retries=0, timeout=min(ctx.model_timeout, 10.0)).models.list()
+        except Exception as exc:  # noqa: BLE001 - sorted below; anything else lets the run start
+            reason = " ".join(str(exc).split())[:200] or type(exc).__name__
+            status = _status(exc)
+            if status in (401, 403):
+                raise ConfigError(f"invalid {role}: the model server {key[0]} refused the key ({status}): {reason}") from exc
+            if status is None and _failure_kind(exc) == "transient":
+                raise ConfigError(f"invalid {role}: the model server {key[0]} cannot be reached: {reason}") from exc
+        with _lock:
+            _probed.add(key)
 
 
 # -- calls ----------------------------------------------------------------------------------------

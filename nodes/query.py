@@ -26,7 +26,7 @@ from adamm.nodes.context import Context
 from adamm.nodes.cost import timed
 from adamm.nodes.flat import NOT_MENTIONED, AnswerOut, check_question
 from adamm.nodes.ingest import ROUNDS_SPACE, check_memory_id
-from adamm.nodes.models import ModelOutputError, invoke
+from adamm.nodes.models import ModelOutputError, invoke, probe_servers
 from adamm.nodes.planning import build_planning_context, render_context
 from adamm.nodes.rules import answerer as rules_answerer
 from adamm.nodes.rules import planner as rules_planner
@@ -53,6 +53,7 @@ def normalize(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
     with timed("normalize") as cost:
         memory_id = check_memory_id(state.get("memory_id"))
         question = " ".join(check_question(state.get("question")).split())
+        probe_servers(ctx, ("planner", "answerer"))
         image = state.get("image")
         if image is not None:
             if not isinstance(image, dict):

@@ -43,7 +43,8 @@ class OpenAIStub:
         self.fault = fault
         self.delay = delay
         self.count_tokens = count_tokens or (lambda text: len(text.split()))
-        self.requests: list[dict[str, Any]] = []
+        self.requests: list[dict[str, Any]] = []  # chat completions
+        self.probes = 0  # GET requests (the model list)
         self._lock = threading.Lock()
         stub = self
 
@@ -60,7 +61,11 @@ class OpenAIStub:
                 self.wfile.write(body)
 
             def do_GET(self) -> None:  # noqa: N802
-                if self.path.rstrip("/").endswith("/models"):
+                with stub._lock:
+                    stub.probes += 1
+                if stub.fault == "401":
+                    self._send(401, {"error": {"message": "scripted 401: invalid api key", "type": "stub"}})
+                elif self.path.rstrip("/").endswith("/models"):
                     self._send(200, {"object": "list", "data": [{"id": "stub", "object": "model"}]})
                 else:
                     self._send(404, {"error": {"message": "not found"}})

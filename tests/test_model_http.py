@@ -87,8 +87,35 @@ def test_a_refused_key_stops_with_one_line_naming_the_role(home, tmp_path, monke
         monkeypatch.setenv("ADAMM_MODEL_BASE_URL", stub.url)
         capsys.readouterr()
         assert main(["ask", "What was my average sleep?", "--memory-id", "m"]) == 2
+        assert stub.probes == 1 and stub.requests == []  # refused at start: no question was sent
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "invalid planner" in err and "401" in err and "Traceback" not in err
+
+
+def test_an_unreachable_server_fails_at_start_and_stores_nothing(home, tmp_path, monkeypatch, capsys) -> None:
+    from adamm.tests.servers import free_port
+
+    path = write(tmp_path / "rounds.jsonl")
+    monkeypatch.setenv("ADAMM_EXTRACTOR", "openai:stub")
+    monkeypatch.setenv("ADAMM_MODEL_BASE_URL", f"http://127.0.0.1:{free_port()}/v1")  # nobody listens
+    monkeypatch.setenv("ADAMM_MODEL_TIMEOUT", "5")
+    capsys.readouterr()
+    assert main(["ingest", str(path), "--memory-id", "m"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "invalid extractor" in err and "cannot be reached" in err, err
+    assert backends(Context()).sql.count_rounds("m") == 0  # failed before the first round was stored
+
+
+def test_a_server_is_probed_once_per_process(home) -> None:
+    from adamm.memory import Memory
+
+    with OpenAIStub(script=sleep_script()) as stub:
+        memory = Memory("m", context={"planner": "openai:stub", "answerer": "openai:stub", "model_base_url": stub.url})
+        memory.ingest(ROUNDS)
+        assert stub.probes == 0  # the ingest roles are rules: nothing to probe
+        memory.ask("What was my average sleep?")
+        memory.ask("What did we name our puppy?")
+        assert stub.probes == 1 and len(stub.requests) >= 4
 
 
 def test_structured_output_and_usage_over_the_wire(home, tmp_path, monkeypatch) -> None:

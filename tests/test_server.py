@@ -192,3 +192,23 @@ def test_mcp_lists_the_memory_graphs_and_calls_them_on_an_open_server(server: Se
     answer = mcp("tools/call", {"name": "query", "arguments": {"memory_id": "mcp-user",
                                                                "question": "What is the name of our puppy?"}})
     assert "Biscuit" in answer["result"]["content"][0]["text"]
+
+
+def test_every_role_over_the_wire_behind_the_server(server: Server, client) -> None:
+    """The server's graphs with every role on a model server (the scripted one, on loopback):
+    the memory's table and the answer are the model's; the run context names the roles."""
+    from adamm.tests.openai_stub import OpenAIStub, schema_names, sleep_script
+    from adamm.tests.test_model_http import ALL_ROLES, GRAPH_SCHEMAS, ROUNDS as SLEEP_ROUNDS
+
+    with OpenAIStub(script=sleep_script()) as stub:
+        context = {role: "openai:stub" for role in ALL_ROLES} | {"model_base_url": stub.url}
+        out = client.runs.wait(None, "ingest", input={"memory_id": "wired", "rounds": SLEEP_ROUNDS}, context=context)
+        assert isinstance(out, dict) and out.get("stored", {}).get("rounds_added") == len(SLEEP_ROUNDS), explain(server, repr(out))
+        res = client.runs.wait(None, "query", input={"memory_id": "wired", "question": "What was my average sleep?"},
+                               context=context)
+        asked_for = set(schema_names(stub.requests))
+    assert GRAPH_SCHEMAS <= asked_for, explain(server, f"the server asked for {asked_for}")
+    assert res["answer"] == "From memory: avg(sleep_hours) = 7.0 over 5 rows", explain(server, repr(res))
+    model_entries = [e for e in out["cost"] + res["cost"] if e.get("role")]
+    assert {e["role"] for e in model_entries} == {"extractor", "describer", "planner", "answerer"}
+    assert sum(e["fallbacks"] for e in model_entries) == 0
