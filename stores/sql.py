@@ -58,6 +58,7 @@ from adamm.stores.records import ImageRef, Round
 from adamm.stores.sql_models import (
     AttributeRecord,
     AttributeSetRecord,
+    ModelUseRecord,
     NodeRecord,
     ObservationRecord,
     RoundRecord,
@@ -908,7 +909,40 @@ class SqlStore:
             "episodes": int(levels.get("episode", 0)),
             "topics": int(levels.get("topic", 0)),
             "units": self.count_units(memory_id),
+            **self._model_use_totals(memory_id),
         }
+
+    def add_model_use(self, memory_id: str, entries: Sequence[dict[str, Any]]) -> None:
+        """Add a run's model calls (cost-ledger entries with a role) to the memory's totals."""
+        totals: dict[tuple[str, str], list[int]] = {}
+        for e in entries:
+            if e.get("role") and e.get("model"):
+                t = totals.setdefault((e["role"], e["model"]), [0, 0, 0, 0])
+                for i, name in enumerate(("calls", "tokens_in", "tokens_out", "fallbacks")):
+                    t[i] += int(e.get(name) or 0)
+        if not totals:
+            return
+        with self.session() as s:
+            for (role, model), (calls, tokens_in, tokens_out, fallbacks) in totals.items():
+                row = s.execute(select(ModelUseRecord).where(
+                    ModelUseRecord.memory_id == memory_id, ModelUseRecord.role == role, ModelUseRecord.model == model)).scalar_one_or_none()
+                if row is None:
+                    row = ModelUseRecord(memory_id=memory_id, role=role, model=model)
+                    s.add(row)
+                row.calls += calls
+                row.tokens_in += tokens_in
+                row.tokens_out += tokens_out
+                row.fallbacks += fallbacks
+                row.updated_at = utcnow()
+
+    def model_use(self, memory_id: str) -> list[ModelUseRecord]:
+        with self.session() as s:
+            return list(s.execute(select(ModelUseRecord).where(ModelUseRecord.memory_id == memory_id)
+                                  .order_by(ModelUseRecord.role, ModelUseRecord.model)).scalars())
+
+    def _model_use_totals(self, memory_id: str) -> dict[str, int]:
+        rows = self.model_use(memory_id)
+        return {"model_calls": sum(r.calls for r in rows), "model_fallbacks": sum(r.fallbacks for r in rows)}
 
     def drop_memory(self, memory_id: str) -> None:
         """Remove every trace of a memory from SQL (vectors live elsewhere)."""
@@ -916,7 +950,7 @@ class SqlStore:
             self.drop_table(memory_id, info.name)
         with self.session() as s:
             for model in (RoundRecord, ObservationRecord, AttributeSetRecord, AttributeRecord, SchemaRecord, NodeRecord, UnitRecord,
-                          UnitVersionRecord):
+                          UnitVersionRecord, ModelUseRecord):
                 s.execute(delete(model).where(model.memory_id == memory_id))
 
     # -- internals --------------------------------------------------------------------------

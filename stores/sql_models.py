@@ -206,3 +206,22 @@ class AttributeRecord(SQLModel, table=True):
     aliases: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
     observations: int = 0
     created_at: NaiveDatetime = Field(default_factory=utcnow)
+
+
+class ModelUseRecord(SQLModel, table=True):
+    """What model roles cost a memory's ingestion, summed per role and model - and how many of
+    their calls fell back to the rules, so a memory partly read by the rules says so later
+    (``adamm stats``: ``model_fallbacks``), not only in the run's output."""
+
+    __tablename__ = "adamm_model_use"
+    __table_args__ = (UniqueConstraint("memory_id", "role", "model", name="uq_model_use_memory_role_model"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    memory_id: str = Field(max_length=256)
+    role: str = Field(max_length=32)
+    model: str = Field(max_length=256)
+    calls: int = 0
+    tokens_in: int = 0
+    tokens_out: int = 0
+    fallbacks: int = 0
+    updated_at: NaiveDatetime = Field(default_factory=utcnow)

@@ -41,11 +41,12 @@ def observations(memory_id: str) -> list[tuple[str, str, float | None, str]]:
     return sorted((o.round_id, o.attribute, o.value_num, o.value_text or "") for o in sql.observations(memory_id))
 
 
-def test_a_failing_model_server_costs_each_round_its_model_not_the_run(home, tmp_path, monkeypatch) -> None:
+def test_a_failing_model_server_costs_each_round_its_model_not_the_run(home, tmp_path, monkeypatch, capsys) -> None:
     from adamm.graphs.ingest import graph
 
     path = write(tmp_path / "rounds.jsonl")
     assert main(["ingest", str(path), "--memory-id", "offline"]) == 0
+    capsys.readouterr()
     with OpenAIStub(fault="500") as stub:
         ctx = Context(extractor="openai:stub", model_base_url=stub.url, model_timeout=5)
         out = graph.invoke({"memory_id": "wired", "rounds": ROUNDS}, context=ctx)
@@ -58,6 +59,12 @@ def test_a_failing_model_server_costs_each_round_its_model_not_the_run(home, tmp
     assert cost["by_role"]["extractor"]["fallbacks"] == 2 and cost["fallbacks"] == 2
     # every round was read by the rules instead: the same observations as an offline ingest
     assert observations("wired") == observations("offline") != []
+    # and the memory remembers it: `adamm stats` counts the calls that fell back
+    assert main(["stats", "--memory-id", "wired", "--json"]) == 0
+    stats = json.loads(capsys.readouterr().out)
+    assert (stats["model_fallbacks"], stats["model_calls"]) == (2, cost["by_role"]["extractor"]["calls"])
+    assert main(["stats", "--memory-id", "offline", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["model_fallbacks"] == 0
 
 
 def test_a_failing_planner_and_answerer_still_answer_like_the_rules(home, tmp_path, monkeypatch, capsys) -> None:
