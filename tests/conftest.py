@@ -1,4 +1,4 @@
-"""Shared fixtures: an isolated data directory per test, a throwaway PostgreSQL database."""
+"""Shared fixtures: an isolated data directory for every test, a throwaway PostgreSQL database."""
 
 from __future__ import annotations
 
@@ -10,12 +10,15 @@ from pathlib import Path
 
 import pytest
 
+from adamm.tests.needs import require
+
 # Nothing in the suite may reach a model hub or phone home.
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
-# No test may touch the user's own data directory: a test that builds a context without a home
-# of its own lands in a throwaway one for the whole run.
+# No test may touch the user's own data directory. Every test gets a fresh one of its own
+# (``_isolated_home`` below); this throwaway one for the whole run covers what runs outside a
+# test - collection, module-scoped fixtures that build a context without a home of their own.
 os.environ["ADAMM_HOME"] = tempfile.mkdtemp(prefix="adamm-tests-home-")
 # The text model's ONNX export is made once for the whole run (and by every subprocess that
 # inherits the environment), not once per test home.
@@ -25,9 +28,16 @@ os.environ["ADAMM_MODEL_CACHE"] = MODEL_CACHE
 PG_ADMIN = os.environ.get("ADAMM_TEST_PG_ADMIN", "postgresql://postgres@127.0.0.1:5432/postgres")
 
 
-@pytest.fixture
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """A fresh ADAMM_HOME, with every ADAMM_* variable of the caller's shell removed."""
+@pytest.fixture(autouse=True)
+def _isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """Every test gets a fresh ADAMM_HOME, with every ADAMM_* variable of the caller's shell removed.
+
+    Autouse, so that no test - whether or not it asks for ``home`` - can read or write the user's
+    data directory (``~/.adamm``) or another test's data. ``ADAMM_TEST_*`` settings of the suite
+    itself are kept, and ``ADAMM_MODEL_CACHE`` stays the session-wide cache so the text model's
+    ONNX export is made once per run. Module-scoped fixtures that ingest once for their module
+    give their ``Context`` a ``home`` of its own and are not affected.
+    """
     from adamm.nodes.backends import reset_backends
 
     for key in list(os.environ):
@@ -42,20 +52,28 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
 
 
 @pytest.fixture
+def home(_isolated_home: Path) -> Path:
+    """The test's own ADAMM_HOME (every test has one; this names it)."""
+    return _isolated_home
+
+
+@pytest.fixture
 def pg_url() -> Iterator[str]:
     """A new PostgreSQL database on the local server, dropped afterwards.
 
     Skipped when no server answers, except under CI, where PostgreSQL is part of the machine
     and a missing server must fail the run rather than hide the tests.
     """
-    psycopg = pytest.importorskip("psycopg")
+    import psycopg  # a dependency of the package: a broken import fails
+
     name = f"adamm_test_{uuid.uuid4().hex[:10]}"
+    admin, reason = None, ""
     try:
         admin = psycopg.connect(PG_ADMIN, autocommit=True, connect_timeout=5)
     except psycopg.OperationalError as exc:
-        if os.environ.get("CI"):
-            raise
-        pytest.skip(f"PostgreSQL not reachable: {exc}")
+        reason = f"PostgreSQL not reachable at {PG_ADMIN}: {exc}"
+    require(admin is not None, reason)
+    assert admin is not None
     with admin:
         admin.execute(f'CREATE DATABASE "{name}"')
     try:

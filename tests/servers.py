@@ -27,6 +27,8 @@ from typing import Any
 
 import pytest
 
+from adamm.tests.needs import require
+
 REPO = Path(__file__).resolve().parents[1]
 
 #: Seconds to wait for a server to answer: ~5 s on an idle 2-core machine, much more when busy.
@@ -49,10 +51,8 @@ def executable(name: str, install_hint: str) -> str:
     """The CLI installed next to this Python, else on PATH; skipped when missing (failed on CI)."""
     beside = Path(sys.executable).with_name(name)
     found = str(beside) if beside.exists() else shutil.which(name)
-    if found is None:
-        if os.environ.get("CI"):
-            raise RuntimeError(f"the {name} CLI is not installed ({install_hint})")
-        pytest.skip(f"{name} CLI not installed ({install_hint})")
+    require(found is not None, f"the {name} CLI is not installed ({install_hint})")
+    assert found is not None
     return found
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
@@ -90,9 +91,22 @@ def test_prompt_injection_and_sql_in_rounds_are_data(home) -> None:
     sql = backends(ctx).sql
     assert sql.count_rounds("m") == 11
     assert sql.stats("m")["rounds"] == 11
-    for doc in table_documents(ctx, "m"):
-        for col in doc["columns"]:
-            assert col["name"].replace("_", "").isalnum()
+    assert [r.user_text for r in sql.get_rounds("m", [r["round_id"] for r in evil])] == [r["user_text"] for r in evil]
+    docs = {d["name"]: d for d in table_documents(ctx, "m")}
+    # two tables: the "<i> kg" the hostile rounds report, and the dashboards; nothing else
+    by_source = {row["source"]: (name, row) for name, d in docs.items() for row in d["rows"]}
+    assert set(by_source) == {r["round_id"] for r in evil} | {f"d{i}" for i in range(5)}
+    (weights,) = {by_source[f"e{i}"][0] for i in range(6)}
+    (sleep,) = {by_source[f"d{i}"][0] for i in range(5)}
+    assert set(docs) == {weights, sleep} and weights != sleep
+    assert [c["name"] for c in docs[weights]["columns"]] == ["weight"]
+    for i in range(6):  # the value is a number; the injection is kept as text, in the row's captions
+        row = by_source[f"e{i}"][1]
+        assert row["weight"] == i and "DROP TABLE adamm_rounds" in row["captions"]
+    assert [by_source[f"d{i}"][1][c] for i in range(5) for c in ("sleep", "deep_sleep")] == [
+        v for i in range(5) for v in (6 + i % 3, 1)]
+    for doc in docs.values():  # every column name is a plain identifier, whatever the text said
+        assert doc["columns"] and all(re.fullmatch(r"[a-z][a-z0-9_]*", c["name"]) for c in doc["columns"])
 
 
 def test_updated_round_moves_its_row_and_count(home) -> None:

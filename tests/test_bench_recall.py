@@ -7,6 +7,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from adamm.tests.needs import require_shared
 from adamm.tests.scripts import load_script
 
 br = load_script("benchmarks/bench_recall.py")
@@ -89,8 +90,7 @@ def test_aggregate_means_counts_categories_and_latency():
 def test_main_smoke_on_one_small_scenario(home, tmp_path, capsys):
     """The whole script on the smallest scenario file, cut to its first 30 rounds (ingestion
     with the hierarchy dominates the run time), and 3 questions."""
-    if not br.DEFAULT_DATA.is_dir():
-        pytest.skip(f"Mem-Gallery data not found at {br.DEFAULT_DATA}")
+    require_shared(br.DEFAULT_DATA)
     smallest = min(br.DEFAULT_DATA.glob("*.json"), key=lambda p: p.stat().st_size)
     out = tmp_path / "recall.json"
     rc = br.main(["--data", str(smallest), "--questions", "3", "--rounds", "30", "--json", str(out), "--no-progress"])
@@ -108,10 +108,14 @@ def test_main_smoke_on_one_small_scenario(home, tmp_path, capsys):
         assert r["recall"] == br.recall_at_k(r["ranked"], r["gold"])
     for s in systems:
         assert doc["summary"][s]["n"] == 3
-        assert 0.0 <= doc["summary"][s]["recall"] <= 1.0
+        # A floor, so a broken ranking or scoring fails. Measured on these 3 questions: recall@10
+        # 1.0 for dense, hybrid and adamm, 0.94 for bm25 (one of six clues of one question
+        # missed), and every question hit by every system. 0.75 leaves a margin of about one
+        # question's worth of clues, yet a random top 10 of the 30 rounds scores 1/3 in
+        # expectation, and a system that misses one question entirely scores at most 2/3.
+        assert doc["summary"][s]["recall"] >= 0.75, (s, doc["summary"][s])
+        assert doc["summary"][s]["hit"] == 1.0, (s, doc["summary"][s])
     assert doc["scenarios"][0]["rounds"] == 30
-    # flat dense search over a 30-round memory finds some clue for ordinary questions
-    assert doc["summary"]["dense"]["hit"] > 0
     printed = capsys.readouterr().out
     assert "recall@10" in printed and "all" in printed
 

@@ -8,6 +8,7 @@ from collections import Counter
 import pytest
 
 from adamm.stores.bm25 import BM25Index, KeywordIndexes, tokenize
+from adamm.stores.sql import SqlStore
 
 CORPUS = [
     ("r1", "I slept 6.5 hours last night and felt tired"),
@@ -71,33 +72,35 @@ def test_index_is_immutable_and_rejects_duplicates():
         BM25Index([("a", "x"), ("a", "y")])
 
 
-class FakeSQL:
-    """The source of truth: texts per (memory_id, space), with call counters."""
+class CountingStore:
+    """The source of truth: the real SQL store (SQLite in the test's directory), its units and
+    their version tokens, with a count of how often the indexes read a corpus from it."""
 
-    def __init__(self):
-        self.rows: dict[tuple[str, str], list[tuple[str, str]]] = {}
+    def __init__(self, store: SqlStore):
+        self.store = store
         self.corpus_calls: Counter = Counter()
+        self.version = store.units_version
 
     def add(self, memory_id, space, unit_id, text):
-        self.rows.setdefault((memory_id, space), []).append((unit_id, text))
+        self.store.put_units(memory_id, space, [(unit_id, text, {})])
 
     def corpus(self, memory_id, space):
         self.corpus_calls[(memory_id, space)] += 1
-        return list(self.rows.get((memory_id, space), []))
-
-    def version(self, memory_id, space):
-        return str(len(self.rows.get((memory_id, space), [])))
+        return self.store.unit_corpus(memory_id, space)
 
     def indexes(self, directory):
         return KeywordIndexes(directory, self.corpus, self.version)
 
 
 @pytest.fixture
-def sql():
-    db = FakeSQL()
+def sql(tmp_path):
+    # the database sits in a subdirectory: the tests count the pickles directly in tmp_path
+    store = SqlStore(f"sqlite:///{tmp_path / 'db' / 'adamm.db'}")
+    db = CountingStore(store)
     for uid, text in CORPUS:
         db.add("alice", "event", uid, text)
-    return db
+    yield db
+    store.close()
 
 
 def test_builds_caches_and_rebuilds_on_new_version(sql, tmp_path):
@@ -219,7 +222,8 @@ def test_pickle_of_another_memory_is_not_used(sql, tmp_path):
     sql.indexes(tmp_path).get("alice", "event")
     # simulate a hash collision: alice's file sits where bob's would be
     (tmp_path / f"{memory_key('alice')}_event.pkl").rename(tmp_path / f"{memory_key('bob')}_event.pkl")
-    sql.version = lambda m, s: "4"  # same version string as alice's, so only the owner differs
+    alice = sql.store.units_version("alice", "event")
+    sql.version = lambda m, s: alice  # the same version string as alice's, so only the owner differs
     assert sql.indexes(tmp_path).get("bob", "event").ids == ["b1"]
 
 

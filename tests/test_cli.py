@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from adamm.cli import main
+from adamm.tests.needs import require_shared
 
 MEM_GALLERY = Path(__file__).resolve().parents[2] / "shared" / "data" / "mem_gallery" / "dialog"
 BAKING = MEM_GALLERY / "Baking_Dessert_Daily_Life_Skill.json"
@@ -75,8 +76,8 @@ def test_usage_errors_exit_2_with_one_line(home, tmp_path, capsys) -> None:
     assert "holds no rounds" in capsys.readouterr().err
 
 
-@pytest.mark.skipif(not BAKING.exists(), reason="Mem-Gallery development split not present")
 def test_ingest_mem_gallery_file_stores_every_round(home, capsys) -> None:
+    require_shared(BAKING)
     raw = json.loads(BAKING.read_text(encoding="utf-8"))
     expected = sum(len(s["dialogues"]) for s in raw["multi_session_dialogues"])
     assert main(["ingest", str(BAKING), "--memory-id", "baking"]) == 0
@@ -122,6 +123,14 @@ def test_a_reader_that_goes_away_is_no_error(home, monkeypatch: pytest.MonkeyPat
 
 def test_the_suite_never_uses_the_users_data_directory() -> None:
     assert os.environ["ADAMM_HOME"].startswith(tempfile.gettempdir())
+
+
+def test_every_test_has_a_data_directory_of_its_own(tmp_path: Path) -> None:
+    """conftest's autouse fixture: a test that asks for no ``home`` still gets a fresh one."""
+    from adamm.nodes.context import Context
+
+    assert os.environ["ADAMM_HOME"] == str(tmp_path / "adamm-home") == str(Context().home_path)
+    assert Context().resolved_database_url() == f"sqlite:///{tmp_path / 'adamm-home' / 'adamm.db'}"
 
 
 def test_a_bad_question_or_now_is_one_line_and_exit_2(home, capsys) -> None:

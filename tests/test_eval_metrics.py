@@ -142,7 +142,6 @@ def test_analytic_spec():
 
 
 def test_analytic_questions_are_scored_by_their_typed_check():
-    pytest.importorskip("adamm.devset_questions")
     from adamm.eval.datasets import load_dataset
 
     ds = load_dataset("analytic", "seed=0,days=30,per_category=1")

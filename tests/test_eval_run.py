@@ -88,6 +88,36 @@ def test_every_system_answers_every_question_once(run_dir):
         assert r["latency_s"] >= 0 and r["calls"] == 0  # rules everywhere: no model calls
 
 
+def test_scores_clear_a_floor(run_dir):
+    """The harness scores what the systems retrieved and answered (a floor, so a harness that
+    loses the ids or the answers fails). Offline rules everywhere: the run is deterministic."""
+    by_system: dict[str, list[dict]] = {}
+    for r in run_dir["full"]:
+        by_system.setdefault(r["system"], []).append(r)
+
+    def mean(system: str, metric: str) -> float:
+        values = [r["metrics"][metric] for r in by_system[system] if r["metrics"][metric] is not None]
+        assert len(values) == (6 if metric == "recall@10" else N_QUESTIONS), (system, metric)  # 6 questions keep a gold id
+        return sum(values) / len(values)
+
+    # The memories hold 7 and 5 rounds, so every round a dense ranking returns fits in its top
+    # 10: recall@10 is exactly 1 unless the harness lost the mapping from rounds to gold ids.
+    for system in ("rag-dense", "hybrid", "adamm"):
+        assert mean(system, "recall@10") == 1.0, system
+    assert mean("no-retrieval", "recall@10") == 0.0  # nothing retrieved, nothing recalled
+    # Both adversarial questions (category 5) are refused, and the refusal scored, by every system.
+    adversarial = [r for r in run_dir["full"] if r["question_id"] in ("conv-a#5", "conv-b#2")]
+    assert len(adversarial) == 2 * len(SYSTEMS)
+    assert all(r["metrics"]["refused"] and r["metrics"]["refusal_correct"] == 1.0 and r["metrics"]["f1"] == 1.0
+               for r in adversarial)
+    # adamm's token F1 over the 9 questions measures 0.356 (the two refusals score 1 each, its
+    # answers to five more score 0.11-0.36). The floor, 0.25, is above the 2/9 = 0.222 that the
+    # refusals alone give, so a harness that drops or mis-scores the answers fails, and leaves a
+    # margin of about one answer's F1 below the measured value.
+    assert mean("adamm", "f1") >= 0.25
+    assert mean("adamm", "f1") > mean("no-retrieval", "f1")
+
+
 def test_interrupted_run_resumes_without_duplicates(run_dir):
     assert len(run_dir["after_kill"]) == 5
     limited = run_dir["after_limited"]

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
 from adamm.nodes.rules.gate import may_hold_observation
 from adamm.stores.records import Round
-
-ANALYTIC_DEV = Path(__file__).resolve().parents[2] / "shared" / "data" / "analytic_dev"
+from adamm.tests.needs import ANALYTIC_DEV, require_shared
 
 
 def rnd(text: str, **extra) -> Round:
@@ -40,8 +38,7 @@ def test_images_and_metadata_always_pass() -> None:
 
 def test_every_ground_truth_round_of_the_analytic_set_passes() -> None:
     """Recall 100 % on rounds that hold a ground-truth record (data written independently)."""
-    if not (ANALYTIC_DEV / "records").is_dir():
-        pytest.skip("../shared/data/analytic_dev is not here")
+    require_shared(ANALYTIC_DEV / "records")
     from adamm.formats import load
 
     missed, total = [], 0

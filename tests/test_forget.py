@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
+import numpy as np
 import pytest
 
 from adamm.cli import main, memory_stats
@@ -11,7 +13,7 @@ from adamm.forget import forget
 from adamm.graphs.ingest import graph as ingest
 from adamm.nodes.backends import Backends, backends
 from adamm.nodes.context import Context
-from adamm.nodes.hierarchy import IMAGES_VISUAL_SPACE, SPACE_OF_LEVEL, centroid_space, text_space, visual_space
+from adamm.nodes.hierarchy import EPISODES, EVENTS, IMAGES_VISUAL_SPACE, SPACE_OF_LEVEL, centroid_space, text_space, visual_space
 from adamm.nodes.ingest import ROUNDS_SPACE, InputError
 
 CHAT = ["We baked cookies at 180 C today.", "Walked the puppy Biscuit in the park.",
@@ -161,7 +163,57 @@ def test_forget_rejects_ambiguous_requests(home) -> None:
         forget(Context(), "m", round_ids=["r1"], everything=True)
     with pytest.raises(InputError):
         forget(Context(), "m", round_ids="r1")  # type: ignore[arg-type]
-    assert IMAGES_VISUAL_SPACE  # image vectors are part of what a round leaves (no encoder here)
+
+
+def test_forget_removes_the_image_vectors_of_the_forgotten_rounds_only(home, tmp_path: Path) -> None:
+    """With an image encoder (a tiny CLIP), every round with pixels leaves one vector per image
+    in ``images.visual`` and a visual vector on its event; forgetting rounds removes exactly
+    theirs, leaves the others' vectors as they were, and re-pools the episode's visual vector
+    over the images that remain."""
+    from PIL import Image
+
+    from adamm.tests.tiny_clip import make_tiny_clip
+
+    config, ckpt = make_tiny_clip(tmp_path / "clip")
+    ctx = Context(image_model=str(config), image_weights=str(ckpt), theta_episode=0.0)
+    colours = {"p0": [(200, 10, 10)], "p1": [(10, 200, 10)], "p2": [(10, 10, 200), (200, 200, 10)]}
+    history = []
+    for i, rid in enumerate(["p0", "p1", "p2", "p3"]):
+        images = []
+        for k, colour in enumerate(colours.get(rid, [])):
+            path = tmp_path / f"{rid}-{k}.png"
+            Image.new("RGB", (32, 32), colour).save(path)
+            images.append({"image_id": f"i{k}", "path": str(path)})
+        history.append({"round_id": rid, "session_id": "s", "timestamp": f"2025-03-03T{9 + i:02d}:00:00",
+                        "user_text": f"photo number {i} of the garden", "images": images})
+    image_ids = ["p0/i0", "p1/i0", "p2/i0", "p2/i1"]
+    event_ids = ["ev:p0", "ev:p1", "ev:p2", "ev:p3"]
+    for memory_id in ("m", "other"):
+        assert ingest.invoke({"memory_id": memory_id, "rounds": history}, context=ctx)["stored"]["images_embedded"] == 4
+    b = backends(ctx)
+    images_before = b.vectors.get("m", IMAGES_VISUAL_SPACE, image_ids)
+    events_before = b.vectors.get("m", visual_space(EVENTS), event_ids)
+    assert set(images_before) == set(image_ids) and set(events_before) == {"ev:p0", "ev:p1", "ev:p2"}
+    other_before = b.vectors.get("other", IMAGES_VISUAL_SPACE, image_ids)
+
+    report = forget(ctx, "m", round_ids=["p1", "p2"])
+    assert report.rounds == 2 and report.events == 2
+
+    images_after = b.vectors.get("m", IMAGES_VISUAL_SPACE, image_ids)
+    assert set(images_after) == {"p0/i0"}  # p1's and both of p2's images are gone
+    assert b.vectors.count("m", IMAGES_VISUAL_SPACE) == 1
+    assert np.allclose(images_after["p0/i0"], images_before["p0/i0"])  # the survivor is untouched
+    events_after = b.vectors.get("m", visual_space(EVENTS), event_ids)
+    assert set(events_after) == {"ev:p0"}
+    assert np.allclose(events_after["ev:p0"], events_before["ev:p0"])
+    (episode,) = b.sql.nodes("m", "episode")
+    pooled = b.vectors.get("m", visual_space(EPISODES), [episode.node_id])[episode.node_id]
+    assert np.allclose(pooled, events_before["ev:p0"] / np.linalg.norm(events_before["ev:p0"]), atol=1e-5)
+    # the same rounds in another memory keep every image vector
+    other_after = b.vectors.get("other", IMAGES_VISUAL_SPACE, image_ids)
+    assert set(other_after) == set(image_ids)
+    assert all(np.allclose(other_after[i], other_before[i]) for i in image_ids)
+    consistent(b, "m")
 
 
 def test_forget_on_postgresql(pg_url, home) -> None:

@@ -89,10 +89,9 @@ def test_interrupted_derivation_is_resumed_by_the_next_run(home, monkeypatch: py
     def boom(*args, **kwargs):
         raise RuntimeError("killed while indexing")
 
-    monkeypatch.setattr(units_mod.UnitIndex, "add", boom)
-    with pytest.raises(RuntimeError, match="killed"):
+    with monkeypatch.context() as mp, pytest.raises(RuntimeError, match="killed"):  # (not .undo(): the test's home stays set)
+        mp.setattr(units_mod.UnitIndex, "add", boom)
         ingest.invoke({"memory_id": "ada", "rounds": ROUNDS}, context=ctx)
-    monkeypatch.undo()
     b = backends(ctx)
     assert b.sql.count_rounds("ada") == 3  # accepted rounds were kept
     assert b.vectors.count("ada", text_space(ROUNDS_SPACE)) == 0

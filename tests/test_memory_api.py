@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import importlib.util
 from pathlib import Path
 
 import pytest
@@ -110,7 +109,6 @@ def test_image_argument_forms(tmp_path: Path) -> None:
         _image(42)
 
 
-@pytest.mark.skipif(importlib.util.find_spec("adamm.forget") is None, reason="adamm.forget not available yet")
 def test_forget_through_the_facade(home: Path) -> None:
     mem = Memory("ada")
     mem.ingest(CHATS)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-import time
 from collections.abc import Iterable, Sequence
 
 import pytest
@@ -152,9 +151,7 @@ def test_candidate_closure_is_bounded() -> None:
     index = SupportIndex([(frozenset(universe) - {u}, 3) for u in universe])
     new = frozenset(universe)
     index.add(new)
-    t0 = time.perf_counter()
-    cands = candidate_sets(index, new, 2, max_candidates=64)
-    assert time.perf_counter() - t0 < 1.0
+    cands = candidate_sets(index, new, 2, max_candidates=64)  # (its speed: benchmarks/bench_mining.py)
     assert 0 < len(cands) <= 64
     assert all(index.support(c) >= 2 for c in cands)
 
@@ -209,11 +206,9 @@ def test_only_inclusion_maximal_candidates_are_discovered() -> None:
     assert schemas == [triple] and all(u == SchemaUpdate([], []) for u in ups)
 
 
-def test_wide_round_is_one_schema_and_fast() -> None:
-    wide = frozenset(f"metric_{i:02d}" for i in range(40))
-    t0 = time.perf_counter()
+def test_wide_round_is_one_schema() -> None:
+    wide = frozenset(f"metric_{i:02d}" for i in range(40))  # 2^40 subsets: never enumerated
     _, schemas, ups = run([wide] * 5)
-    assert time.perf_counter() - t0 < 1.0  # no 2^40 enumeration
     assert [u.discovered for u in ups] == [[], [], [], [wide], []]
     assert schemas == [wide]
 

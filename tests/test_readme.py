@@ -2,7 +2,8 @@
 
 A shell block preceded by ``<!-- runnable -->`` is run line by line in a throwaway directory
 (next to a link to the workspace's ``shared`` data, so ``../shared/...`` resolves as it does
-from the repository), with this environment's ``adamm`` and ``python`` first on PATH and a
+from the repository), with this environment's ``adamm`` and ``python`` first on PATH (two shims
+that run ``sys.executable``, so a bare ``adamm`` is never some other installation's) and a
 throwaway ``ADAMM_HOME``. A ``# → a, b`` comment lists texts the command's output must
 contain. The first two blocks (setup and tests) are what ``.ci/run`` runs verbatim
 (``tests/test_packaging.py``).
@@ -17,6 +18,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from adamm.tests.needs import require
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
@@ -49,15 +52,20 @@ def test_the_readme_marks_its_runnable_blocks() -> None:
 @pytest.mark.parametrize("index", range(len(runnable_blocks())))
 def test_a_runnable_block_runs_and_prints_what_it_says(index: int, tmp_path: Path) -> None:
     block = runnable_blocks()[index]
-    if "../shared/" in block and not SHARED.exists():
-        pytest.skip("the workspace's shared data is not beside the repository")
+    if "../shared/" in block:
+        require(SHARED.exists(), f"the workspace's shared data is not beside the repository ({SHARED})", shared_data=True)
     work = tmp_path / "work"
     work.mkdir()
     if SHARED.exists():
         (tmp_path / "shared").symlink_to(SHARED, target_is_directory=True)
+    shims = tmp_path / "bin"
+    shims.mkdir()
+    for name, argv in (("adamm", f'"{sys.executable}" -m adamm'), ("python", f'"{sys.executable}"')):
+        (shims / name).write_text(f'#!/bin/sh\nexec {argv} "$@"\n', encoding="utf-8")
+        (shims / name).chmod(0o755)
     env = {k: v for k, v in os.environ.items() if not k.startswith("ADAMM_")}
     env["ADAMM_HOME"] = str(tmp_path / "home")
-    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
+    env["PATH"] = f"{shims}{os.pathsep}{env.get('PATH', '')}"
     for command, expected in commands(block):
         done = subprocess.run(command, shell=True, cwd=work, env=env, capture_output=True, text=True, timeout=600)
         assert done.returncode == 0, f"{command}\n{done.stderr[-2000:]}"

@@ -27,8 +27,9 @@ from adamm.nodes.ingest import ROUNDS_SPACE
 from adamm.stores.units import text_space
 from adamm.stores.vectors import VectorStore
 
-#: The CLI of this environment (an environment that is not activated has none on PATH).
-ADAMM = str(Path(sys.executable).with_name("adamm")) if Path(sys.executable).with_name("adamm").exists() else "adamm"
+#: The ``adamm`` command of this environment, run through this Python (``python -m adamm`` is
+#: the installed entry point): never whatever ``adamm`` happens to be first on PATH.
+ADAMM = [sys.executable, "-m", "adamm"]
 
 #: Runs ``adamm`` with one method patched to stop (and signal) at its n-th call.
 PAUSER = r'''
@@ -84,7 +85,7 @@ def write_jsonl(path: Path, rounds: list[dict]) -> Path:
 
 
 def env_for(home: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ADAMM_")}
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ADAMM_") or k == "ADAMM_MODEL_CACHE"}
     return {**env, "ADAMM_HOME": str(home), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "TQDM_DISABLE": "1"}
 
 
@@ -224,7 +225,7 @@ def test_two_processes_ingesting_at_once_lose_nothing(tmp_path: Path) -> None:
     second = write_jsonl(tmp_path / "second.jsonl", [dict(r, round_id=f"x{r['round_id']}", order=8 + i) for i, r in enumerate(rounds[8:])])
     other = write_jsonl(tmp_path / "other.jsonl", rounds[:8])
     runs = [
-        subprocess.Popen([ADAMM, "ingest", str(p), "--memory-id", mid, "--batch-size", "2"], env=env_for(home),
+        subprocess.Popen([*ADAMM, "ingest", str(p), "--memory-id", mid, "--batch-size", "2"], env=env_for(home),
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         for p, mid in ((first, "shared"), (second, "shared"), (other, "other"))
     ]

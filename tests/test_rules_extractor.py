@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from datetime import date, datetime
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -12,11 +11,11 @@ from hypothesis import strategies as st
 
 from adamm.nodes.rules.extractor import Draft, extract_round, extract_text
 from adamm.stores.records import ImageRef, Round
+from adamm.tests.needs import MEM_GALLERY, require_shared
 
 REF = datetime(2025, 3, 6, 8, 30)  # a Thursday
 NAME = re.compile(r"^[a-z][a-z0-9_]{0,47}$")
 SPAN = re.compile(r"^(?P<field>[^\[]+)\[(?P<a>\d+):(?P<b>\d+)\]$")
-MEM_GALLERY = Path(__file__).resolve().parents[2] / "shared" / "data" / "mem_gallery" / "dialog"
 
 
 def run(text: str, source: str = "image:img-1", ref: datetime | None = REF) -> list[Draft]:
@@ -374,7 +373,7 @@ def test_workout_labels() -> None:
 
 def test_dev_set_recall_and_silence_on_chatter() -> None:
     """adamm.devset's logged records (five domains, five renderings) and its chatter rounds."""
-    devset = pytest.importorskip("adamm.devset")
+    from adamm import devset
     from adamm.stores.quantities import convert
 
     ds = devset.generate(seed=0, days=60)
@@ -527,9 +526,7 @@ WRITTEN_ROUNDS = [
 
 
 def _mem_gallery_round(file: str, round_id: str) -> Round:
-    path = MEM_GALLERY / file
-    if not path.exists():
-        pytest.skip(f"Mem-Gallery data not available at {path}")
+    path = require_shared(MEM_GALLERY / file)
     from adamm.formats.mem_gallery import load_mem_gallery
 
     for rnd in load_mem_gallery(path).scenarios[0].rounds:

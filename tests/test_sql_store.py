@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 import pytest
+import sqlalchemy.exc
 
 from adamm.stores.records import ImageRef, Round
 from adamm.stores.sql import ColumnSpec, Condition, SqlStore, StoreError, check_identifier, memory_key
@@ -59,18 +60,28 @@ def test_add_rounds_is_idempotent_and_detects_updates(store: SqlStore) -> None:
     assert store.get_rounds("alice", ["late"])[0].order == 3
 
 
-def test_failed_batch_writes_nothing(store: SqlStore) -> None:
+def test_failed_batch_writes_nothing(store: SqlStore, monkeypatch: pytest.MonkeyPatch) -> None:
     store.add_rounds("alice", rounds(2))
     bad = rounds(4, prefix="n")
     # A value the database cannot take in the middle of the batch: nothing of the batch stays.
     object.__setattr__(bad[2], "session_id", "x" * 100_000)
-    with pytest.raises(Exception):
-        store.add_rounds("alice", bad) if store.url.startswith("postgres") else _force_failure(store, bad)
+    if store.url.startswith("postgres"):
+        # session_id is VARCHAR(256): PostgreSQL refuses the third round's value
+        with pytest.raises(sqlalchemy.exc.DataError, match="too long"):
+            store.add_rounds("alice", bad)
+    else:
+        # SQLite accepts any string length, so fail the transaction from inside instead
+        with monkeypatch.context() as mp, pytest.raises(RuntimeError, match="disk full"):
+            _fail_at_third_round(mp)
+            store.add_rounds("alice", bad)
     assert store.count_rounds("alice") == 2
+    assert store.get_rounds("alice", ["n0", "n1", "n2", "n3"]) == []  # not even the rounds before the bad one
+    # the same batch, fixed, goes in whole
+    object.__setattr__(bad[2], "session_id", "s1")
+    assert store.add_rounds("alice", bad).added == ["n0", "n1", "n2", "n3"]
 
 
-def _force_failure(store: SqlStore, batch: list[Round]) -> None:
-    """SQLite accepts any string length, so fail the transaction from inside instead."""
+def _fail_at_third_round(monkeypatch: pytest.MonkeyPatch) -> None:
     import adamm.stores.sql as sqlmod
 
     original = sqlmod._round_columns
@@ -82,11 +93,7 @@ def _force_failure(store: SqlStore, batch: list[Round]) -> None:
             raise RuntimeError("disk full")
         return original(rnd)
 
-    sqlmod._round_columns = failing
-    try:
-        store.add_rounds("alice", batch)
-    finally:
-        sqlmod._round_columns = original
+    monkeypatch.setattr(sqlmod, "_round_columns", failing)
 
 
 def test_tenant_isolation_with_hostile_ids(store: SqlStore) -> None:

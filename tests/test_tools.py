@@ -100,8 +100,16 @@ def test_retrieval_tools_find_and_drill_down(tools: dict[str, Any]) -> None:
     assert events[0]["round_ids"] == ["chat-5"] and events[0]["image_ids"] == ["IMG_tram"]
     assert "chat-4" in [r["round_id"] for r in events[0]["context"]]
 
+    # a time window: unbounded, the two Lisbon rounds (03-12, 03-13) come first; ending on 03-10
+    # the budget is filled from the eight rounds before it, and none after; starting on 03-11
+    # exactly the two Lisbon rounds are left
+    _, anytime = run(tools["EventLocate"], {"query": "Lisbon", "result_budget": 5})
+    assert {r for u in anytime[:2] for r in u["round_ids"]} == {"chat-4", "chat-5"}
     _, early = run(tools["EventLocate"], {"query": "Lisbon", "end": "2025-03-10", "result_budget": 5})
-    assert early == [] or all(u["start"] < "2025-03-11" for u in early)
+    assert len(early) == 5 and all(u["end"] < "2025-03-11" for u in early)
+    assert not {r for u in early for r in u["round_ids"]} & {"chat-4", "chat-5"}
+    _, late = run(tools["EventLocate"], {"query": "Lisbon", "start": "2025-03-11", "result_budget": 5})
+    assert sorted(r for u in late for r in u["round_ids"]) == ["chat-4", "chat-5"]
 
 
 def test_bad_arguments_come_back_as_messages(tools: dict[str, Any]) -> None:

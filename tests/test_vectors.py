@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 import os
-import shutil
 import signal
-import socket
 import subprocess
-import sys
 import time
 import urllib.request
 
@@ -15,6 +12,7 @@ import numpy as np
 import pytest
 
 from adamm.stores.vectors import Hit, VectorStore, check_space, memory_key
+from adamm.tests.servers import executable, free_port
 
 HOSTILE_IDS = ["../../etc/passwd", "'; DROP TABLE rounds; --", "x" * 5000, "usér 🧠 名前", "a/b\\c"]
 
@@ -122,12 +120,12 @@ def test_hash_collision_is_refused(store, monkeypatch):
     import adamm.stores.vectors as vectors
 
     real = vectors.memory_key
-    monkeypatch.setattr(vectors, "memory_key", lambda m: real("alice"))
-    with pytest.raises(RuntimeError, match="another memory id"):
-        store.query("mallory", "event", [1, 0], k=1)
-    with pytest.raises(RuntimeError, match="another memory id"):
-        store.drop_memory("mallory")
-    monkeypatch.undo()
+    with monkeypatch.context() as mp:  # (not .undo(): the test's home stays set)
+        mp.setattr(vectors, "memory_key", lambda m: real("alice"))
+        with pytest.raises(RuntimeError, match="another memory id"):
+            store.query("mallory", "event", [1, 0], k=1)
+        with pytest.raises(RuntimeError, match="another memory id"):
+            store.drop_memory("mallory")
     assert store.count("alice", "event") == 1
 
 
@@ -224,29 +222,11 @@ def test_get_returns_stored_vectors(store):
 # ------------------------------------------------------------------------------ Chroma server
 
 
-def _chroma_command() -> list[str] | None:
-    exe = shutil.which("chroma")
-    if exe:
-        return [exe]
-    try:
-        import chromadb.cli.cli  # noqa: F401
-    except Exception:
-        return None
-    return [sys.executable, "-m", "chromadb.cli.cli"]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.mark.slow
 def test_chroma_server(tmp_path):
-    cmd = _chroma_command()
-    if cmd is None:
-        pytest.skip("the chroma CLI is not installed")
-    port = _free_port()
+    # the CLI installed with chromadb, next to this Python (skipped without it; failed under CI)
+    cmd = [executable("chroma", "it comes with chromadb")]
+    port = free_port()
     log = open(tmp_path / "chroma.log", "wb")
     proc = subprocess.Popen(
         cmd + ["run", "--path", str(tmp_path / "server"), "--host", "127.0.0.1", "--port", str(port)],
