@@ -13,6 +13,8 @@ every table by name and columns only, unranked, and no episodes.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Collection
 from typing import Any
 
 import numpy as np
@@ -190,27 +192,44 @@ def build_planning_context(ctx: Context, memory_id: str, question: str) -> dict[
     return {"tables": tables, "episodes": episodes, "tools": {t: TOOL_SPECS[t] for t in tools}}
 
 
-def render_context(context: dict[str, Any]) -> str:
-    """The planning context as compact text for a model prompt."""
+def first_clause(spec: str) -> str:
+    """A tool spec up to the end of its first clause: its signature and what it returns."""
+    head, _, rest = spec.partition("): ")
+    if not rest:
+        return spec
+    clause = re.split(r"; |\. ", rest, maxsplit=1)[0].rstrip(".")
+    return f"{head}): {clause}."
+
+
+def render_context(context: dict[str, Any], tools: Collection[str] | None = None, *, brief: bool = False) -> str:
+    """The planning context as compact text for a model prompt.
+
+    ``tools``: only what calls of these tools need - their specs, the tables when one of them
+    is analytic, the episodes when one retrieves - so instantiating a step does not pay again
+    for all of the context the plan was written from. ``brief`` (for the plan, which picks
+    tools but writes no arguments): each tool's first clause, no sample values, episodes cut
+    shorter; the step that calls a tool gets its whole spec and the rest.
+    """
+    tools = set(context.get("tools", {}) if tools is None else tools)
     lines = []
-    if context.get("tables"):
+    if context.get("tables") and tools & set(ANALYTIC_TOOLS):
         lines.append("Tables (every table also has: date = the day the values are about, time, source = round id):")
         for t in context["tables"]:
             cols = []
             for c in t["columns"]:
                 s = f"{c['name']} {c['type']}" + (f" [{c['unit']}]" if c.get("unit") else "")
-                if c.get("samples"):
+                if c.get("samples") and not brief:
                     s += " e.g. " + ", ".join(repr(v) for v in c["samples"][:6])
                 cols.append(s)
             desc = f" - {t['description']}" if t.get("description") else ""
             if t.get("keywords"):
                 desc += f" Records mention: {', '.join(t['keywords'])}."
             lines.append(f"- {t['name']} ({t.get('rows', '?')} rows){desc}\n  columns: {'; '.join(cols)}")
-    if context.get("episodes"):
+    if context.get("episodes") and tools & set(RETRIEVAL_TOOLS):
         lines.append("Episodes of the conversation (for SemanticMatch / EventLocate):")
         for e in context["episodes"]:
             span = f"{(e.get('start') or '')[:10]}..{(e.get('end') or '')[:10]}"
-            lines.append(f"- [{e['node_id']}] {span}: {e['description'][:300]}")
+            lines.append(f"- [{e['node_id']}] {span}: {e['description'][:150 if brief else 300]}")
     lines.append("Tools:")
-    lines.extend(f"- {spec}" for spec in context.get("tools", {}).values())
+    lines.extend(f"- {first_clause(spec) if brief else spec}" for name, spec in context.get("tools", {}).items() if name in tools)
     return "\n".join(lines)

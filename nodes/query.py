@@ -136,7 +136,7 @@ def plan(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
         else:
             messages = [("system", plan_prompts.PLAN_SYSTEM.format(max_steps=ctx.max_plan_steps)),
                         ("human", plan_prompts.PLAN_USER.format(question=question, periods=_periods_text(state),
-                                                                context=render_context(state["planning_context"])))]
+                                                                context=render_context(state["planning_context"], brief=True)))]
             try:
                 out, entry = invoke(ctx, "planner", "plan", messages, schema=PlanOut)
                 entries.append(entry.to_dict())
@@ -252,7 +252,7 @@ def _model_call(ctx: Context, state: QueryState, steps: list[dict[str, Any]], i:
     messages = [("system", plan_prompts.INSTANTIATE_SYSTEM),
                 ("human", plan_prompts.INSTANTIATE_USER.format(
                     question=state["normalized"]["question"], periods=_periods_text(state),
-                    context=render_context(state["planning_context"]), plan=_plan_text(steps),
+                    context=render_context(state["planning_context"], {step["tool"]}), plan=_plan_text(steps),
                     results=_results_text(state), step=i + 1, goal=step["goal"], tool=step["tool"]))]
     try:
         out, entry = invoke(ctx, "planner", "instantiate", messages, schema=CallOut)
@@ -265,7 +265,7 @@ def _model_calls(ctx: Context, state: QueryState, steps: list[dict[str, Any]], t
     messages = [("system", plan_prompts.INSTANTIATE_SYSTEM),
                 ("human", plan_prompts.INSTANTIATE_ALL_USER.format(
                     question=state["normalized"]["question"], periods=_periods_text(state),
-                    context=render_context(state["planning_context"]), plan=_plan_text(steps)))]
+                    context=render_context(state["planning_context"], {steps[i]["tool"] for i in todo}), plan=_plan_text(steps)))]
     try:
         out, entry = invoke(ctx, "planner", "instantiate", messages, schema=CallsOut)
     except ModelOutputError as exc:  # the rules planner instantiates these steps instead
@@ -357,7 +357,7 @@ def reflect(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
         else:
             messages = [("system", plan_prompts.REFLECT_SYSTEM),
                         ("human", plan_prompts.REFLECT_USER.format(question=state["normalized"]["question"],
-                                                                   results=_results_text(state), evidence=_evidence_text(state)))]
+                                                                   results=_results_text(state, per_step=ctx.evidence_budget)))]
             try:
                 out, entry = invoke(ctx, "planner", "reflect", messages, schema=ReflectOut)
                 entries.append(entry.to_dict())
@@ -510,7 +510,9 @@ def _plan_text(steps: list[dict[str, Any]]) -> str:
     return "\n".join(f"{i + 1}. [{s['tool']}] {s['goal']} ({s.get('status', 'pending')})" for i, s in enumerate(steps))
 
 
-def _results_text(state: QueryState) -> str:
+def _results_text(state: QueryState, per_step: int = 5) -> str:
+    """Each executed call with its result and the start of (up to ``per_step`` of) its units:
+    enough to write the next call or judge sufficiency; the answerer gets the units in full."""
     lines = []
     evidence = {u["unit_id"]: u for u in state.get("evidence") or []}
     for c in state.get("calls") or []:
@@ -519,12 +521,8 @@ def _results_text(state: QueryState) -> str:
             lines.append(f"{head} -> error: {c.get('error')}")
             continue
         lines.append(f"{head} -> {json.dumps(c.get('summary'), default=str)[:400]}")
-        lines.extend(f"  [{i}] {evidence[i]['text'][:200]}" for i in c.get("evidence_ids", [])[:5] if i in evidence)
+        lines.extend(f"  [{i}] {evidence[i]['text'][:200]}" for i in c.get("evidence_ids", [])[:per_step] if i in evidence)
     return "\n".join(lines) or "none yet"
-
-
-def _evidence_text(state: QueryState) -> str:
-    return "\n".join(f"[{u['unit_id']}] {u['text'][:EVIDENCE_CHARS]}" for u in state.get("evidence") or []) or "none"
 
 
 __all__ = ["after_execute", "after_reflect", "answer", "execute", "instantiate", "normalize", "notes",

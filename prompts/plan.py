@@ -19,8 +19,8 @@ Time phrases resolved: {periods}
 {context}"""
 
 INSTANTIATE_SYSTEM = """You fill in the arguments of one tool call of a plan. Use only table and
-column names from the context; dates as YYYY-MM-DD. Filters are objects {{"column", "op",
-"value"}}; a text value as the user says it ("debit card") matches stored variants. Compute
+column names from the context; dates as YYYY-MM-DD. Filters are objects {"column", "op",
+"value"}; a text value as the user says it ("debit card") matches stored variants. Compute
 share takes the rows in scope in column_filters and what they must meet in condition (same
 filter form); group_by takes a column or month / day / weekday / year. Results of earlier
 steps are given: use them (a day found earlier can bound a later call)."""
@@ -55,8 +55,5 @@ the wrong thing."""
 
 REFLECT_USER = """Question: {question}
 
-Executed steps:
-{results}
-
-Evidence:
-{evidence}"""
+Executed steps, each with the evidence it found:
+{results}"""

@@ -31,6 +31,17 @@ FAULTS = ("500", "429", "401", "malformed", "truncated", "ignore_schema", "echo"
 REQUEST_KINDS = ("json_schema", "json_object", "tools")
 
 
+class _QuietServer(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client that gave up (a timeout) closes the socket under a slow reply: not an error."""
+        import sys
+
+        if not isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+            super().handle_error(request, client_address)
+
+
 class OpenAIStub:
     def __init__(self, script: dict[str, Any] | None = None, fault: str | None = None, delay: float = 0.0,
                  reject: Iterable[str] = (), count_tokens: Callable[[str], int] | None = None):
@@ -45,6 +56,7 @@ class OpenAIStub:
         self.count_tokens = count_tokens or (lambda text: len(text.split()))
         self.requests: list[dict[str, Any]] = []  # chat completions
         self.probes = 0  # GET requests (the model list)
+        self.usage: list[tuple[int, int]] = []  # (prompt, completion) tokens of each completed reply
         self._lock = threading.Lock()
         stub = self
 
@@ -78,7 +90,7 @@ class OpenAIStub:
                 status, payload, raw = stub.reply(body)
                 self._send(status, payload, raw)
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server = _QuietServer(("127.0.0.1", 0), Handler)
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
         self._thread = threading.Thread(target=self.server.serve_forever, daemon=True)
 
@@ -121,6 +133,8 @@ class OpenAIStub:
         prompt = self.count_tokens(_text(body.get("messages", [])) + json.dumps(body.get("tools") or "")
                                    + json.dumps(body.get("response_format") or ""))
         completion = self.count_tokens(content)
+        with self._lock:
+            self.usage.append((prompt, completion))
         return 200, {
             "id": "chatcmpl-stub", "object": "chat.completion", "created": 0, "model": body.get("model", "stub"),
             "choices": [{"index": 0, "message": message, "finish_reason": "length" if self.fault == "truncated" else finish}],

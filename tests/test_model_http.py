@@ -273,7 +273,7 @@ PUPPY = {"AnswerOut": {"answer": "Biscuit.", "citations": ["E1"]}}
 def ask_puppy(stub: OpenAIStub, **settings) -> dict:
     from adamm.graphs.query import graph
 
-    ctx = Context(answerer="openai:stub", model_base_url=stub.url, model_timeout=5, **settings)
+    ctx = Context(**{"answerer": "openai:stub", "model_base_url": stub.url, "model_timeout": 5, **settings})
     return graph.invoke({"memory_id": "m", "question": "What did we name our puppy?"}, context=ctx)
 
 
@@ -382,3 +382,43 @@ def test_a_model_obeying_an_injection_in_a_round_writes_data_not_sql(home) -> No
     names = {o.attribute for o in sql.observations("m")}
     assert all(name.replace("_", "").isalnum() for name in names), names
     assert {r.round_id for r in sql.get_rounds("m", ["evil", "s0"])} == {"evil", "s0"}
+
+
+def test_a_slow_server_times_out_and_the_question_still_gets_its_answer(home) -> None:
+    from adamm.memory import Memory
+
+    Memory("m").ingest(ROUNDS)
+    offline = ask_puppy_offline()
+    with OpenAIStub(script=PUPPY, delay=1.5) as stub:
+        out = ask_puppy(stub, model_timeout=0.3)
+        reached = len(stub.requests)
+    answerer = summarize(out["cost"])["by_role"]["answerer"]
+    assert reached >= 1 and answerer["fallbacks"] == 1  # every attempt timed out: the rules answer stands
+    assert out["answer"] == offline["answer"] and "Biscuit" in out["answer"]
+
+
+def test_the_readme_model_recipes_run_against_a_server(home, tmp_path) -> None:
+    """README "Models": the block runs as written, in a shell, with the scripted server standing
+    in for OpenAI (``OPENAI_BASE_URL``, which the OpenAI client reads) and for the local server
+    (its URL written over the recipe's)."""
+    import os
+    import re
+    import subprocess
+    import sys
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"### Models\n.*?```bash\n(.*?)```", readme, flags=re.S).group(1)
+    assert "adamm ingest sleep.jsonl" in block and "ADAMM_MODEL_BASE_URL=" in block
+    write(tmp_path / "sleep.jsonl")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ADAMM_") or k == "ADAMM_MODEL_CACHE"}
+    with OpenAIStub(script=sleep_script()) as stub:
+        script = f'adamm() {{ "{sys.executable}" -m adamm "$@"; }}\nset -e\n' + re.sub(r"http://127\.0\.0\.1:\d+/v1", stub.url, block)
+        done = subprocess.run(["bash", "-c", script], cwd=tmp_path, capture_output=True, text=True, timeout=600,
+                              env={**env, "ADAMM_HOME": str(home), "OPENAI_BASE_URL": stub.url})
+        models = [body["model"] for body in stub.requests]
+        asked_for = set(schema_names(stub.requests))
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.count("avg(sleep_hours) = 7.0 over 5 rows") == 2, done.stdout  # both asks: the model's answer
+    assert {"gpt-4o-mini", "qwen2.5-7b-instruct"} <= set(models)
+    assert {"BatchExtractionOut", "DescribeOut", "PlanOut", "AnswerOut"} <= asked_for
+    assert "fell back" not in done.stdout + done.stderr
