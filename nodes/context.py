@@ -22,13 +22,12 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Literal, get_args
 
+from adamm.nodes.registry import RULES, registered_models  # RULES: the built-in offline backend
+
 ENV_PREFIX = "ADAMM_"
 
 #: The model roles of the method. Each is a "provider:model" string or ``rules``.
 ROLES = ("extractor", "describer", "planner", "answerer", "judge")
-
-#: The built-in offline backend: deterministic, no model, no network.
-RULES = "rules"
 
 #: Providers LangChain's ``init_chat_model`` knows (checked again against the installed
 #: LangChain at resolve time; this list only lets a typo fail before anything runs).
@@ -377,11 +376,7 @@ def known_providers() -> frozenset[str]:
 def check_role_spec(role: str, spec: str) -> None:
     """Validate a model role string: ``rules``, a name given to ``models.register_model``, or
     ``provider:model`` with a known provider."""
-    if spec == RULES:
-        return
-    from .models import registered_models  # noqa: PLC0415 - models imports this module
-
-    if spec in registered_models():
+    if spec == RULES or spec in registered_models():
         return
     provider, sep, model = spec.partition(":")
     if not sep or not provider or not model:

@@ -29,6 +29,7 @@ from pydantic import BaseModel, ValidationError
 
 from .context import ROLES, RULES, ConfigError, Context
 from .cost import CostEntry
+from .registry import register_model, registered_models, unregister_model
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +47,6 @@ __all__ = [
 ]
 
 _lock = threading.Lock()
-_registered: dict[str, BaseChatModel] = {}
 _cache: dict[tuple[str, str | None, float], BaseChatModel] = {}
 
 #: How much of a validation error is echoed back to the model on a retry: enough to say what
@@ -123,31 +123,6 @@ def _failure_kind(exc: BaseException) -> str | None:
 # -- registry and resolution ------------------------------------------------------------------
 
 
-def register_model(name: str, model: BaseChatModel) -> None:
-    """Make ``name`` usable as a role spec, resolving to this already-built model.
-
-    For tests (fake models) and for hosts that build their own clients (custom auth, proxies).
-    A registered name wins over building a model of the same ``provider:model`` spec.
-    """
-    if name == RULES:
-        raise ValueError(f"{RULES!r} is the offline backend and cannot name a model")
-    if not isinstance(model, BaseChatModel):
-        raise TypeError(f"expected a BaseChatModel, got {type(model).__name__}")
-    with _lock:
-        _registered[name] = model
-
-
-def unregister_model(name: str) -> None:
-    with _lock:
-        _registered.pop(name, None)
-
-
-def registered_models() -> dict[str, BaseChatModel]:
-    """A snapshot of the injected models by name (``check_role_spec`` accepts these names)."""
-    with _lock:
-        return dict(_registered)
-
-
 def clear_model_cache() -> None:
     """Forget built models (e.g. after changing provider credentials in the environment) and
     what the circuit breaker knows about their servers."""
@@ -199,9 +174,10 @@ def resolve_role(ctx: Context | Any, role: str) -> BaseChatModel | None:
     if spec == RULES:
         return None
     key = (spec, ctx.model_base_url, ctx.model_temperature)
+    registered = registered_models().get(spec)
+    if registered is not None:
+        return registered
     with _lock:
-        if spec in _registered:
-            return _registered[spec]
         if key not in _cache:
             _cache[key] = _build(role, spec, ctx)
         return _cache[key]
@@ -241,7 +217,7 @@ def probe_servers(ctx: Context | Any, roles: Sequence[str] = ROLES) -> None:
     ctx = Context.coerce(ctx)
     for role in roles:
         spec = _role_spec(ctx, role)
-        if spec == RULES or spec in registered_models():
+        if spec == RULES or spec in registered_models():  # injected models: the host's own business
             continue
         model = resolve_role(ctx, role)  # a model that cannot be built fails here already
         client = getattr(model, "root_client", None)
