@@ -126,6 +126,7 @@ def _print_json(value: Any) -> None:
 
 def cmd_ingest(args: argparse.Namespace, ctx: Any) -> int:
     from adamm.formats import load  # noqa: PLC0415
+    from adamm.memory import Memory  # noqa: PLC0415
     from adamm.nodes.ingest import check_memory_id  # noqa: PLC0415
 
     check_memory_id(args.memory_id)
@@ -137,7 +138,7 @@ def cmd_ingest(args: argparse.Namespace, ctx: Any) -> int:
     many = len(loaded.scenarios) > 1
     for scenario in loaded.scenarios:
         memory_id = f"{args.memory_id}:{scenario.name}" if many else args.memory_id
-        stored = ingest_rounds(ctx, memory_id, scenario.rounds, batch_size=args.batch_size, label=scenario.name)
+        stored = Memory(memory_id, context=ctx, batch_size=args.batch_size).ingest(scenario.rounds, progress=scenario.name).counts
         total = stored.get("rounds_added", 0) + stored.get("rounds_unchanged", 0) + stored.get("rounds_updated", 0)
         print(
             f"{memory_id}: {total} rounds stored ({stored.get('rounds_added', 0)} new, "
@@ -149,38 +150,13 @@ def cmd_ingest(args: argparse.Namespace, ctx: Any) -> int:
     return EXIT_OK
 
 
-def ingest_rounds(ctx: Any, memory_id: str, rounds: Sequence[Any], *, batch_size: int = 64, label: str = "ingest") -> dict[str, int]:
-    """Run the ingest graph over rounds in batches, with a progress bar on stderr."""
-    from tqdm import tqdm  # noqa: PLC0415
-
-    from adamm.graphs.ingest import graph  # noqa: PLC0415
-    from adamm.nodes.state import merge_counts  # noqa: PLC0415
-
-    stored: dict[str, int] = {}
-    with tqdm(total=len(rounds), desc=label, unit="round", file=sys.stderr, disable=None) as bar:
-        for start in range(0, len(rounds), batch_size):
-            batch = [r.model_dump(mode="json") if hasattr(r, "model_dump") else r for r in rounds[start:start + batch_size]]
-            out = graph.invoke({"memory_id": memory_id, "rounds": batch}, context=ctx)
-            stored = merge_counts(stored, out["stored"])
-            bar.update(len(batch))
-    return stored
-
-
 def _usage(message: str) -> int:
     sys.stderr.write(f"adamm: error: {message}\n")
     return EXIT_USAGE
 
 
-def ask(ctx: Any, memory_id: str, question: str, now: str | None = None) -> dict[str, Any]:
-    from adamm.graphs.query import graph  # noqa: PLC0415
-
-    payload: dict[str, Any] = {"memory_id": memory_id, "question": question}
-    if now:
-        payload["now"] = now
-    return graph.invoke(payload, context=ctx)
-
-
 def cmd_ask(args: argparse.Namespace, ctx: Any) -> int:
+    from adamm.memory import Memory  # noqa: PLC0415
     from adamm.nodes.backends import backends  # noqa: PLC0415
     from adamm.nodes.cost import summarize  # noqa: PLC0415
     from adamm.nodes.ingest import check_memory_id  # noqa: PLC0415
@@ -200,7 +176,7 @@ def cmd_ask(args: argparse.Namespace, ctx: Any) -> int:
         return _usage(f"--now: {_one_line(exc)}")
     if backends(ctx).sql.count_rounds(args.memory_id) == 0:
         return _usage(f"memory {args.memory_id!r} holds no rounds; run 'adamm ingest' first")
-    out = ask(ctx, args.memory_id, args.question, args.now)
+    out = Memory(args.memory_id, context=ctx).ask(args.question, now=args.now).to_dict()
     total = summarize(out.get("cost", []))
     if args.json:
         _print_json({**out, "cost_summary": total})
@@ -234,30 +210,10 @@ def _cite(c: dict[str, Any]) -> str:
     return c["round_id"] + (f" (images {', '.join(c['image_ids'])})" if c.get("image_ids") else "")
 
 
-def table_documents(ctx: Any, memory_id: str, only: str | None = None) -> list[dict[str, Any]]:
-    """Tables of a memory as plain data: name, description, columns and rows (oldest first)."""
-    from adamm.nodes.backends import backends  # noqa: PLC0415
-
-    sql = backends(ctx).sql
-    tables = [sql.table(memory_id, only)] if only else sql.tables(memory_id)
-    docs = []
-    for t in tables:
-        rows = sql.select_rows(memory_id, t.name)
-        docs.append({
-            "name": t.name,
-            "description": t.description,
-            "columns": [{"name": c.name, "type": c.type, "unit": c.unit} for c in t.columns],
-            "row_count": len(rows),
-            "rows": [{k: (v.isoformat() if hasattr(v, "isoformat") else v) for k, v in r.items()} for r in rows],
-        })
-    return docs
-
-
 def cmd_tables(args: argparse.Namespace, ctx: Any) -> int:
-    from adamm.nodes.ingest import check_memory_id  # noqa: PLC0415
+    from adamm.memory import Memory  # noqa: PLC0415
 
-    check_memory_id(args.memory_id)
-    docs = table_documents(ctx, args.memory_id, args.show)
+    docs = Memory(args.memory_id, context=ctx).table_documents(args.show)
     if args.json:
         _print_json(docs)
         return EXIT_OK
@@ -282,28 +238,10 @@ def _fmt(value: Any) -> str:
     return f"{value:g}" if isinstance(value, float) else str(value)
 
 
-def memory_stats(ctx: Any, memory_id: str) -> dict[str, int]:
-    from adamm.nodes.backends import backends  # noqa: PLC0415
-    from adamm.nodes.ingest import ROUNDS_SPACE  # noqa: PLC0415
-    from adamm.stores.units import text_space  # noqa: PLC0415
-
-    b = backends(ctx)
-    stats = b.sql.stats(memory_id)
-    stats["vectors"] = b.vectors.count(memory_id, text_space(ROUNDS_SPACE))
-    stats["bm25_entries"] = b.keywords.count(memory_id, ROUNDS_SPACE)
-    stats["supports"] = sum(n for _, n in b.sql.attribute_sets(memory_id))  # rounds counted in the attribute-set supports
-    # Every space (rounds, events, episodes, topics, their centroids and visual vectors, images):
-    # what a crash, a concurrent writer or a forget could leave behind or lose.
-    stats["vectors_total"] = sum(b.vectors.count(memory_id, space) for space in b.vectors.spaces(memory_id))
-    stats["bm25_entries_total"] = sum(b.keywords.count(memory_id, space) for space in b.sql.unit_spaces(memory_id))
-    return stats
-
-
 def cmd_stats(args: argparse.Namespace, ctx: Any) -> int:
-    from adamm.nodes.ingest import check_memory_id  # noqa: PLC0415
+    from adamm.memory import Memory  # noqa: PLC0415
 
-    check_memory_id(args.memory_id)
-    stats = memory_stats(ctx, args.memory_id)
+    stats = Memory(args.memory_id, context=ctx).stats()
     if args.json:
         _print_json(stats)
     else:
@@ -314,7 +252,7 @@ def cmd_stats(args: argparse.Namespace, ctx: Any) -> int:
 
 
 def cmd_forget(args: argparse.Namespace, ctx: Any) -> int:
-    from adamm.forget import forget  # noqa: PLC0415
+    from adamm.memory import Memory  # noqa: PLC0415
     from adamm.nodes.backends import backends  # noqa: PLC0415
 
     if args.rounds:  # an id that names nothing is a typo: say so and change nothing
@@ -324,7 +262,7 @@ def cmd_forget(args: argparse.Namespace, ctx: Any) -> int:
             sys.stderr.write(f"adamm: error: memory {args.memory_id!r} has no round {', '.join(map(repr, missing))}; "
                              "nothing was forgotten\n")
             return EXIT_USAGE
-    report = forget(ctx, args.memory_id, round_ids=args.rounds, session_id=args.session, everything=args.everything)
+    report = Memory(args.memory_id, context=ctx).forget(round_ids=args.rounds, session_id=args.session, everything=args.everything)
     if args.json:
         _print_json(report.to_dict())
         return EXIT_OK
@@ -339,28 +277,30 @@ def cmd_forget(args: argparse.Namespace, ctx: Any) -> int:
 
 def cmd_demo(args: argparse.Namespace, ctx: Any) -> int:
     from adamm.demo import DEMO_MEMORY, DEMO_QUESTIONS, demo_rounds  # noqa: PLC0415
+    from adamm.memory import Memory  # noqa: PLC0415
 
-    rounds = demo_rounds()
-    stored = ingest_rounds(ctx, DEMO_MEMORY, rounds, label="demo")
-    print(f"memory {DEMO_MEMORY!r} in {ctx.home}: {stored.get('rounds_added', 0)} new rounds, "
-          f"{stored.get('rounds_unchanged', 0)} already there; {memory_stats(ctx, DEMO_MEMORY)['rounds']} in all\n")
+    memory = Memory(DEMO_MEMORY, context=ctx)
+    report = memory.ingest(demo_rounds(), progress="demo")
+    print(f"memory {DEMO_MEMORY!r} in {ctx.home}: {report.rounds_added} new rounds, "
+          f"{report.rounds_unchanged} already there; {memory.stats()['rounds']} in all\n")
     for question in DEMO_QUESTIONS:
-        out = ask(ctx, DEMO_MEMORY, question)
+        answer = memory.ask(question)
         print(f"Q: {question}")
-        print(f"A: {out['answer']}")
-        if out["citations"]:
-            print("   sources: " + ", ".join(_cite(c) for c in out["citations"]))
+        print(f"A: {answer.answer}")
+        if answer.citations:
+            print("   sources: " + ", ".join(_cite(c) for c in answer.to_dict()["citations"]))
         print()
-    _demo_tables(ctx, DEMO_MEMORY)
+    _demo_tables(ctx, memory)
     return EXIT_OK
 
 
-def _demo_tables(ctx: Any, memory_id: str) -> None:
+def _demo_tables(ctx: Any, memory: Any) -> None:
     """Show what analytic memory built from the demo's dashboards, and one exact answer."""
     from adamm.nodes.backends import backends  # noqa: PLC0415
     from adamm.stores import analytic  # noqa: PLC0415
 
-    docs = table_documents(ctx, memory_id)
+    memory_id = memory.memory_id
+    docs = memory.table_documents()
     print("Analytic memory (tables induced from recurring observations):")
     for doc in docs:
         print(f"  {doc['name']}: " + ", ".join(c["name"] + (f" [{c['unit']}]" if c.get("unit") else "") for c in doc["columns"])

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -87,6 +88,11 @@ class Answer:
 
         return summarize(self.cost)
 
+    def to_dict(self) -> dict[str, Any]:
+        """The query graph's output as plain data (what ``adamm ask --json`` prints)."""
+        citations = [{"round_id": c.round_id, "image_ids": list(c.image_ids)} for c in self.citations]
+        return {"answer": self.answer, "citations": citations, "evidence": self.evidence, "cost": self.cost, **self.extra}
+
     def __str__(self) -> str:
         return self.answer
 
@@ -130,15 +136,24 @@ class Memory:
 
     # -- ingest ---------------------------------------------------------------------------
 
-    def ingest(self, rounds: Iterable[Round | Mapping[str, Any]]) -> IngestReport:
+    def ingest(self, rounds: Iterable[Round | Mapping[str, Any]], *, progress: str | None = None) -> IngestReport:
         """Remember rounds (dicts in the JSONL round format, or ``Round`` objects).
 
         Re-ingesting a round changes nothing; a changed round under the same id is updated.
         A batch with an invalid round raises ``InputError`` and stores nothing of that batch.
+        ``progress``: a label for a progress bar on stderr (the command line's; none by default).
         """
-        from adamm.graphs.ingest import graph  # noqa: PLC0415
+        from tqdm import tqdm  # noqa: PLC0415 - only when ingesting
 
-        outputs = [graph.invoke(payload, context=self.context) for payload in self._ingest_payloads(rounds)]
+        from adamm.graphs.ingest import graph  # noqa: PLC0415 - building the graphs loads the stores' code
+
+        payloads = self._ingest_payloads(rounds)
+        outputs = []
+        with tqdm(total=sum(len(p["rounds"]) for p in payloads), desc=progress, unit="round", file=sys.stderr,
+                  disable=True if progress is None else None) as bar:
+            for payload in payloads:
+                outputs.append(graph.invoke(payload, context=self.context))
+                bar.update(len(payload["rounds"]))
         return self._report(outputs)
 
     async def aingest(self, rounds: Iterable[Round | Mapping[str, Any]]) -> IngestReport:
@@ -221,12 +236,47 @@ class Memory:
     def rows(self, table: str) -> list[dict[str, Any]]:
         """The rows of one table, oldest first, as ``adamm tables --json`` prints them (``source``
         round id, ``order``, ``time``, ``observed_at``, ``captions`` and the column values)."""
-        from adamm.cli import table_documents  # noqa: PLC0415
+        return self.table_documents(table)[0]["rows"]
 
-        return table_documents(self.context, self.memory_id, table)[0]["rows"]
+    def table_documents(self, table: str | None = None) -> list[dict[str, Any]]:
+        """The tables (or one) as plain data: name, description, columns and rows, oldest first -
+        what ``adamm tables --json`` prints and what scorers compare with ground truth."""
+        from adamm.nodes.backends import backends  # noqa: PLC0415 - opens the stores
+
+        sql = backends(self.context).sql
+        docs = []
+        for t in [sql.table(self.memory_id, table)] if table else sql.tables(self.memory_id):
+            rows = sql.select_rows(self.memory_id, t.name)
+            docs.append({
+                "name": t.name,
+                "description": t.description,
+                "columns": [{"name": c.name, "type": c.type, "unit": c.unit} for c in t.columns],
+                "row_count": len(rows),
+                "rows": [{k: (v.isoformat() if hasattr(v, "isoformat") else v) for k, v in r.items()} for r in rows],
+            })
+        return docs
 
     async def arows(self, table: str) -> list[dict[str, Any]]:
         return await asyncio.to_thread(self.rows, table)
+
+    # -- stats --------------------------------------------------------------------------------
+
+    def stats(self) -> dict[str, int]:
+        """Counts of everything stored for this memory - rounds, observations, schemas, tables,
+        hierarchy nodes, units, vectors and BM25 entries in every space, model calls - so that
+        nothing a crash, a concurrent writer or a forget lost or duplicated goes unseen."""
+        from adamm.nodes.backends import backends  # noqa: PLC0415 - opens the stores
+        from adamm.nodes.ingest import ROUNDS_SPACE  # noqa: PLC0415 - the nodes load the encoders' code
+        from adamm.stores.units import text_space  # noqa: PLC0415
+
+        b, memory_id = backends(self.context), self.memory_id
+        stats = b.sql.stats(memory_id)
+        stats["vectors"] = b.vectors.count(memory_id, text_space(ROUNDS_SPACE))
+        stats["bm25_entries"] = b.keywords.count(memory_id, ROUNDS_SPACE)
+        stats["supports"] = sum(n for _, n in b.sql.attribute_sets(memory_id))  # rounds counted in the attribute-set supports
+        stats["vectors_total"] = sum(b.vectors.count(memory_id, space) for space in b.vectors.spaces(memory_id))
+        stats["bm25_entries_total"] = sum(b.keywords.count(memory_id, space) for space in b.sql.unit_spaces(memory_id))
+        return stats
 
     # -- forget -------------------------------------------------------------------------------
 

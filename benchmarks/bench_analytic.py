@@ -24,7 +24,7 @@ def main() -> int:
     args = parser.parse_args()
     os.environ["ADAMM_HOME"] = tempfile.mkdtemp(prefix="adamm-bench-analytic-")
 
-    from adamm.cli import table_documents
+    from adamm.memory import Memory
     from adamm.devset import generate
     from adamm.devset_score import score
     from adamm.graphs.ingest import graph
@@ -46,7 +46,7 @@ def main() -> int:
         cost += out["cost"]
     wall = time.perf_counter() - t0
     s = summarize(cost)
-    result = score(devset, table_documents(ctx, "bench"))
+    result = score(devset, Memory("bench", context=ctx).table_documents())
     print(f"rounds              {len(payload)}")
     print(f"wall (s)            {wall:.2f}")
     print(f"rounds/s            {len(payload) / wall:.0f}")

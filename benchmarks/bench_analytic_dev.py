@@ -461,7 +461,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     os.environ["ADAMM_HOME"] = str(out / "home")  # nothing touches the user's ~/.adamm
 
-    from adamm.cli import table_documents  # noqa: PLC0415
+    from adamm.memory import Memory  # noqa: PLC0415
     from adamm.eval.datasets import EvalError, load_dataset  # noqa: PLC0415
     from adamm.eval.run import _ensure_ingested, eval_context, read_records, run_eval  # noqa: PLC0415
     from adamm.eval.systems import ingest_key, parse_systems  # noqa: PLC0415
@@ -514,7 +514,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             for s in ds.scenarios:
                 truth = _read_jsonl(data / "records" / f"{s.name}.jsonl")
-                docs = table_documents(mem_ctx, s.memory_id)
+                docs = Memory(s.memory_id, context=mem_ctx).table_documents()
                 tables[s.name] = table_quality(truth, docs)
                 tables[s.name]["memory_id"] = s.memory_id
                 marker = out / "cache" / key / "ingested" / (s.memory_id.replace("/", "_") + ".json")

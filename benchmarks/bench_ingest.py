@@ -109,8 +109,8 @@ def main() -> int:
 
     home = tempfile.mkdtemp(prefix="adamm-bench-")
     os.environ["ADAMM_HOME"] = home
-    from adamm.cli import ask, ingest_rounds
     from adamm.formats import load
+    from adamm.memory import Memory
     from adamm.nodes.backends import backends
     from adamm.nodes.context import Context
 
@@ -125,13 +125,14 @@ def main() -> int:
     for f in files:
         scenario = load(f).scenarios[0]
         t, before = time.perf_counter(), encoder.encoded_texts
-        ingest_rounds(ctx, scenario.name, scenario.rounds, label=scenario.name)
+        memory = Memory(scenario.name, context=ctx)
+        memory.ingest(scenario.rounds, progress=scenario.name)
         ingest_s += time.perf_counter() - t
         encoded += encoder.encoded_texts - before
         n_rounds += len(scenario.rounds)
         for q in scenario.questions[: args.questions]:
             t = time.perf_counter()
-            ask(ctx, scenario.name, q.question)
+            memory.ask(q.question)
             q_lat.append(time.perf_counter() - t)
     print(f"scenarios            {len(files)}")
     print(f"rounds ingested      {n_rounds}")

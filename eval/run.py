@@ -269,10 +269,10 @@ def _ensure_ingested(ctx: Any, cache: Path, scenario: EvalScenario) -> float:
     marker = cache / "ingested" / (scenario.memory_id.replace("/", "_") + ".json")
     if marker.exists():
         return 0.0
-    from adamm.cli import ingest_rounds  # noqa: PLC0415
+    from adamm.memory import Memory  # noqa: PLC0415 - the graphs load only when a run ingests
 
     start = time.perf_counter()
-    stored = ingest_rounds(ctx, scenario.memory_id, scenario.rounds, label=scenario.name[:30])
+    stored = Memory(scenario.memory_id, context=ctx).ingest(scenario.rounds, progress=scenario.name[:30]).counts
     seconds = time.perf_counter() - start
     marker.parent.mkdir(parents=True, exist_ok=True)
     _write_json(marker, {"memory_id": scenario.memory_id, "rounds": len(scenario.rounds), "stored": stored,

@@ -9,7 +9,8 @@ import pytest
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage
 
-from adamm.cli import main, table_documents
+from adamm.cli import main
+from adamm.memory import Memory
 from adamm.graphs.ingest import graph as ingest
 from adamm.nodes import models
 from adamm.nodes.backends import backends
@@ -71,7 +72,7 @@ def test_invalid_describer_output_falls_back_to_rules(home) -> None:
     models.register_model("fake:describer", ToolFake(messages=iter([bad] * 5)))
     ctx = Context(describer="fake:describer", use_retrieval=False)
     ingest.invoke({"memory_id": "m", "rounds": [dashboard(i) for i in range(5)]}, context=ctx)
-    docs = table_documents(ctx, "m")
+    docs = Memory("m", context=ctx).table_documents()
     assert len(docs) == 1
     name = docs[0]["name"]
     assert name.replace("_", "").isalnum() and name == name.lower()
@@ -92,7 +93,7 @@ def test_prompt_injection_and_sql_in_rounds_are_data(home) -> None:
     assert sql.count_rounds("m") == 11
     assert sql.stats("m")["rounds"] == 11
     assert [r.user_text for r in sql.get_rounds("m", [r["round_id"] for r in evil])] == [r["user_text"] for r in evil]
-    docs = {d["name"]: d for d in table_documents(ctx, "m")}
+    docs = {d["name"]: d for d in Memory("m", context=ctx).table_documents()}
     # two tables: the "<i> kg" the hostile rounds report, and the dashboards; nothing else
     by_source = {row["source"]: (name, row) for name, d in docs.items() for row in d["rows"]}
     assert set(by_source) == {r["round_id"] for r in evil} | {f"d{i}" for i in range(5)}
@@ -114,12 +115,12 @@ def test_updated_round_moves_its_row_and_count(home) -> None:
     rounds = [dashboard(i) for i in range(6)]
     ingest.invoke({"memory_id": "m", "rounds": rounds}, context=ctx)
     sql = backends(ctx).sql
-    (doc,) = table_documents(ctx, "m")
+    (doc,) = Memory("m", context=ctx).table_documents()
     hr_col = next(c["name"] for c in doc["columns"] if "resting" in c["name"])
     changed = dict(rounds[2], user_text="Total sleep 8 h · Deep sleep 1 h · Resting HR 99 bpm")
     out = ingest.invoke({"memory_id": "m", "rounds": [changed]}, context=ctx)
     assert out["stored"]["rounds_updated"] == 1
-    (doc,) = table_documents(ctx, "m")
+    (doc,) = Memory("m", context=ctx).table_documents()
     row = next(r for r in doc["rows"] if r["source"] == "d2")
     assert row[hr_col] == 99 and len(doc["rows"]) == 6
     assert sum(n for _, n in sql.attribute_sets("m")) == 6  # the round's set was moved, not added

@@ -9,7 +9,7 @@ from datetime import date
 
 import pytest
 
-from adamm.cli import table_documents
+from adamm.memory import Memory
 from adamm.devset import default_domains, generate, rows
 from adamm.devset_score import score
 from adamm.graphs.ingest import graph as ingest
@@ -46,7 +46,7 @@ def built(tmp_path_factory: pytest.TempPathFactory):
     ctx = Context(use_retrieval=False)
     devset = generate(seed=0, days=60)
     stored = ingest_all(ctx, devset.rounds)
-    yield ctx, devset, stored, score(devset, table_documents(ctx, MEMORY))
+    yield ctx, devset, stored, score(devset, Memory(MEMORY, context=ctx).table_documents())
     reset_backends()
     if old is None:
         os.environ.pop("ADAMM_HOME", None)
@@ -69,7 +69,7 @@ def test_one_table_per_record_type_nothing_lost(built) -> None:
         # sleep: the hrv cells have no column yet (cumulative ext-conf stays below θe)
         assert d.cell_accuracy >= (0.85 if d.domain == "sleep" else 0.9), d
     # no table was created twice for one schema
-    names = [t["name"] for t in table_documents(ctx, MEMORY)]
+    names = [t["name"] for t in Memory(MEMORY, context=ctx).table_documents()]
     assert len(names) == len(set(names))
 
 
@@ -121,11 +121,11 @@ def test_tools_answer_exact_questions(built) -> None:
 def test_reingest_changes_nothing(built) -> None:
     ctx, devset, _, _ = built
     sql = backends(ctx).sql
-    before = {t["name"]: len(t["rows"]) for t in table_documents(ctx, MEMORY)}
+    before = {t["name"]: len(t["rows"]) for t in Memory(MEMORY, context=ctx).table_documents()}
     sets_before = sorted((sorted(s), n) for s, n in sql.attribute_sets(MEMORY))
     again = ingest_all(ctx, devset.rounds[:50])
     assert again["rounds_unchanged"] == 50 and again.get("table_rows", 0) == 0
-    assert {t["name"]: len(t["rows"]) for t in table_documents(ctx, MEMORY)} == before
+    assert {t["name"]: len(t["rows"]) for t in Memory(MEMORY, context=ctx).table_documents()} == before
     assert sorted((sorted(s), n) for s, n in sql.attribute_sets(MEMORY)) == sets_before
 
 
@@ -169,7 +169,7 @@ def test_other_seeds_also_give_one_table_per_record_type(home, seed: int) -> Non
     devset = generate(seed=seed, days=45)
     ctx = Context(use_retrieval=False)
     ingest_all(ctx, devset.rounds, memory=f"s{seed}")
-    result = score(devset, table_documents(ctx, f"s{seed}"))
+    result = score(devset, Memory(f"s{seed}", context=ctx).table_documents())
     assert result.tables == 5 and result.spurious_tables == [] and result.rows_lost == 0, result.to_dict()
 
 

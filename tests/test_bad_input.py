@@ -17,7 +17,8 @@ from langchain_core.messages import AIMessage
 from PIL import Image
 from sqlalchemy import inspect
 
-from adamm.cli import main, memory_stats, table_documents
+from adamm.cli import main
+from adamm.memory import Memory
 from adamm.graphs.ingest import graph as ingest
 from adamm.nodes import models
 from adamm.nodes.backends import backends
@@ -72,7 +73,7 @@ def test_bad_jsonl_exits_2_naming_file_record_field_and_stores_nothing(case, hom
     assert (f"field {field}" in err) if field else True, err
     assert reason in err, err
     assert len(err) < 1000  # the 10 MB text is not echoed back
-    assert all(v == 0 for v in memory_stats(Context(), "m").values())  # the three good records were not stored either
+    assert all(v == 0 for v in Memory("m", context=Context()).stats().values())  # the three good records were not stored either
 
 
 def _mem_gallery(dialogues: list[Any], date: Any = "2024-06-24") -> dict[str, Any]:
@@ -101,7 +102,7 @@ def test_bad_mem_gallery_exits_2_and_stores_nothing(case, home, images, tmp_path
     assert main(["ingest", str(path), "--memory-id", "m"]) == 2
     err = capsys.readouterr().err.strip()
     assert str(path) in err and f"field {field}" in err and reason in err and "record" in err, err
-    assert memory_stats(Context(), "m")["rounds"] == 0
+    assert Memory("m", context=Context()).stats()["rounds"] == 0
 
 
 def _locomo(turns: list[Any], when: Any = "1:56 pm on 8 May, 2023") -> list[dict[str, Any]]:
@@ -128,7 +129,7 @@ def test_bad_locomo_exits_2_and_stores_nothing(case, home, tmp_path, capsys) -> 
     assert main(["ingest", str(path), "--memory-id", "m"]) == 2
     err = capsys.readouterr().err.strip()
     assert str(path) in err and field in err and reason in err and "conv-1" in err, err
-    assert memory_stats(Context(), "m")["rounds"] == 0
+    assert Memory("m", context=Context()).stats()["rounds"] == 0
 
 
 # -- the Python API's round validation, on anything at all ------------------------------------
@@ -248,7 +249,7 @@ def test_adversarial_extractor_output_is_bounded_and_never_sql(home) -> None:
     tables = set(inspect(b.sql.engine).get_table_names())
     assert {"adamm_rounds", "adamm_tables", "adamm_observations"} <= tables
     assert all(t.startswith(("adamm_", "t_")) for t in tables), tables
-    for doc in table_documents(ctx, "m"):
+    for doc in Memory("m", context=ctx).table_documents():
         assert is_identifier(doc["name"]) and all(is_identifier(c["name"]) for c in doc["columns"])
         assert {"row_id", "memory_id"}.isdisjoint(c["name"] for c in doc["columns"])
         assert len(doc["rows"]) <= 6
@@ -275,7 +276,7 @@ def test_adversarial_describer_output_falls_back_or_is_clipped(home) -> None:
     ctx = Context(describer="fake:describer", model_max_retries=0)
     ingest.invoke({"memory_id": "m", "rounds": [dashboard(i) for i in range(6)]}, context=ctx)
     b = backends(ctx)
-    (doc,) = table_documents(ctx, "m")
+    (doc,) = Memory("m", context=ctx).table_documents()
     assert is_identifier(doc["name"]) and doc["name"].isascii() and len(doc["description"]) <= 600
     assert all(c["type"] in ("float", "int", "text") for c in doc["columns"])
     assert len(doc["rows"]) == 6 and b.sql.count_rounds("m") == 6

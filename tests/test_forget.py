@@ -8,7 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from adamm.cli import main, memory_stats
+from adamm.cli import main
+from adamm.memory import Memory
 from adamm.forget import forget
 from adamm.graphs.ingest import graph as ingest
 from adamm.nodes.backends import Backends, backends
@@ -68,7 +69,7 @@ def test_forget_a_session_leaves_what_never_having_it_leaves(home) -> None:
     ingest.invoke({"memory_id": "m", "rounds": base() + trip()}, context=ctx)
     ingest.invoke({"memory_id": "never", "rounds": base()}, context=ctx)
     ingest.invoke({"memory_id": "other", "rounds": base() + trip()}, context=ctx)
-    other_before = memory_stats(ctx, "other")
+    other_before = Memory("other", context=ctx).stats()
     b = backends(ctx)
     assert b.sql.nodes("m", "event", node_ids=["ev:t1"]) and b.sql.observations("m", ["t1"])
 
@@ -76,10 +77,10 @@ def test_forget_a_session_leaves_what_never_having_it_leaves(home) -> None:
     assert report.rounds == 3 and report.events == 3 and report.supports == 3
     assert report.table_rows == 1 and report.observations >= 3 and report.vectors > 3
 
-    after, never = memory_stats(ctx, "m"), memory_stats(ctx, "never")
+    after, never = Memory("m", context=ctx).stats(), Memory("never", context=ctx).stats()
     for key in ("rounds", "observations", "schemas", "tables", "table_rows", "supports", "events", "vectors", "bm25_entries"):
         assert after[key] == never[key], key
-    assert memory_stats(ctx, "other") == other_before  # another memory with the same rounds is untouched
+    assert Memory("other", context=ctx).stats() == other_before  # another memory with the same rounds is untouched
     ids = ["t0", "t1", "t2"]
     assert not b.sql.get_rounds("m", ids) and not b.sql.observations("m", ids)
     assert not b.sql.nodes("m", "event", node_ids=[f"ev:{r}" for r in ids])
@@ -96,7 +97,7 @@ def test_forget_a_session_leaves_what_never_having_it_leaves(home) -> None:
 
     # The memory keeps working: new rounds join the rebuilt hierarchy, nothing is duplicated.
     ingest.invoke({"memory_id": "m", "rounds": trip()}, context=ctx)
-    assert memory_stats(ctx, "m")["rounds"] == 15
+    assert Memory("m", context=ctx).stats()["rounds"] == 15
     consistent(b, "m")
 
 
@@ -112,7 +113,7 @@ def test_forget_rounds_in_the_middle_reports_tables_below_support(home) -> None:
     assert [r["source"] for r in b.sql.select_rows("m", table.name)] == ["r0", "r8", "r10"]
     (schema,) = b.sql.schemas("m")
     assert schema.support == 3
-    assert memory_stats(ctx, "m")["supports"] == 8
+    assert Memory("m", context=ctx).stats()["supports"] == 8
     consistent(b, "m")
     again = forget(ctx, "m", round_ids=["r2"])  # idempotent
     assert again.rounds == 0 and again.events == 0
@@ -135,19 +136,19 @@ def test_forget_all_and_the_cli(home, capsys) -> None:
     ctx = Context()
     ingest.invoke({"memory_id": "m", "rounds": base(8)}, context=ctx)
     ingest.invoke({"memory_id": "keep", "rounds": base(8)}, context=ctx)
-    keep = memory_stats(ctx, "keep")
-    before = memory_stats(ctx, "m")
+    keep = Memory("keep", context=ctx).stats()
+    before = Memory("m", context=ctx).stats()
     assert main(["forget", "--memory-id", "m", "--round", "r1", "--round", "nope"]) == 2  # a typo changes nothing
-    assert "'nope'" in capsys.readouterr().err and memory_stats(ctx, "m") == before
+    assert "'nope'" in capsys.readouterr().err and Memory("m", context=ctx).stats() == before
     assert main(["forget", "--memory-id", "m", "--round", "r1", "--round", "r3", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["rounds"] == 2 and report["events"] == 2
     assert main(["forget", "--memory-id", "m", "--all"]) == 0
     capsys.readouterr()
-    stats = memory_stats(ctx, "m")
+    stats = Memory("m", context=ctx).stats()
     assert all(v == 0 for v in stats.values()), stats
     assert backends(ctx).vectors.spaces("m") == []
-    assert memory_stats(ctx, "keep") == keep
+    assert Memory("keep", context=ctx).stats() == keep
     for argv in (["forget", "--memory-id", "m"], ["forget", "--memory-id", "m", "--all", "--session", "s"]):
         with pytest.raises(SystemExit) as exc:  # say what to forget, exactly one way
             main(argv)
@@ -222,7 +223,7 @@ def test_forget_on_postgresql(pg_url, home) -> None:
     ingest.invoke({"memory_id": "never", "rounds": base(12)}, context=ctx)
     report = forget(ctx, "m", session_id="trip")
     assert report.rounds == 3 and report.table_rows == 1
-    after, never = memory_stats(ctx, "m"), memory_stats(ctx, "never")
+    after, never = Memory("m", context=ctx).stats(), Memory("never", context=ctx).stats()
     for key in ("rounds", "observations", "tables", "table_rows", "supports", "events", "vectors", "bm25_entries"):
         assert after[key] == never[key], key
     consistent(backends(ctx), "m")

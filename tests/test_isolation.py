@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from adamm.cli import main, memory_stats, table_documents
+from adamm.cli import main
+from adamm.memory import Memory
 from adamm.forget import forget
 from adamm.graphs.ingest import graph as ingest
 from adamm.nodes.backends import backends
@@ -54,7 +55,7 @@ def test_every_store_read_and_tool_stays_in_its_memory(world) -> None:
         rounds = b.sql.get_rounds(mid)
         assert [r.round_id for r in rounds] == ["r0", "r1", "r2", "r3", "r9"], mid
         assert pet in rounds[-1].text and not foreign(rounds[-1].text, pet)
-        stats = memory_stats(ctx, mid)
+        stats = Memory(mid, context=ctx).stats()
         assert stats["rounds"] == stats["vectors"] == stats["bm25_entries"] == stats["events"] == 5, (mid, stats)
         assert stats["tables"] == 1 and stats["table_rows"] == 4
         (table,) = b.sql.tables(mid)
@@ -118,14 +119,14 @@ def test_forgetting_a_hostile_memory_touches_no_other(tmp_path) -> None:
     ids = ["a%", "ab", "a_", "'; --", "' OR '1'='1"]
     for mid in ids:
         ingest.invoke({"memory_id": mid, "rounds": history("Rex", 6)}, context=ctx)
-    before = {mid: memory_stats(ctx, mid) for mid in ids}
+    before = {mid: Memory(mid, context=ctx).stats() for mid in ids}
     for gone in ("a%", "' OR '1'='1"):
         report = forget(ctx, gone, everything=True)
         assert report.rounds == 5
-        assert all(v == 0 for v in memory_stats(ctx, gone).values())
+        assert all(v == 0 for v in Memory(gone, context=ctx).stats().values())
         for mid in ids:
             if mid not in ("a%", "' OR '1'='1") and (gone == "a%" or mid != "a%"):
-                assert memory_stats(ctx, mid) == before[mid], (gone, mid)
+                assert Memory(mid, context=ctx).stats() == before[mid], (gone, mid)
     assert forget(ctx, "ab", round_ids=["r9"]).rounds == 1
-    assert memory_stats(ctx, "a_")["rounds"] == 5 and memory_stats(ctx, "'; --")["rounds"] == 5
-    assert table_documents(ctx, "a_")[0]["rows"][0]["source"] == "r0"
+    assert Memory("a_", context=ctx).stats()["rounds"] == 5 and Memory("'; --", context=ctx).stats()["rounds"] == 5
+    assert Memory("a_", context=ctx).table_documents()[0]["rows"][0]["source"] == "r0"

@@ -18,7 +18,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from adamm.cli import main, memory_stats
+from adamm.cli import main
+from adamm.memory import Memory
 from adamm.graphs.ingest import graph as ingest
 from adamm.nodes.backends import backends, reset_backends
 from adamm.nodes.context import Context
@@ -112,7 +113,7 @@ def run_and_kill(tmp: Path, home: Path, args: list[str], target: str, when: str,
 
 
 def stats_of(home: Path, memory_id: str) -> dict[str, int]:
-    return memory_stats(Context(home=str(home)), memory_id)
+    return Memory(memory_id, context=Context(home=str(home))).stats()
 
 
 @pytest.fixture(scope="module")
@@ -166,15 +167,15 @@ def test_changed_round_is_an_explicit_update(home) -> None:
     ctx = Context()
     rounds = history(8)
     ingest.invoke({"memory_id": "m", "rounds": rounds}, context=ctx)
-    before = memory_stats(ctx, "m")
+    before = Memory("m", context=ctx).stats()
     again = ingest.invoke({"memory_id": "m", "rounds": rounds}, context=ctx)
     assert again["stored"]["rounds_unchanged"] == 8 and again["stored"].get("rounds_added", 0) == 0
-    assert memory_stats(ctx, "m") == before
+    assert Memory("m", context=ctx).stats() == before
     changed = dict(rounds[1], user_text="Sold the old red bike.")
     out = ingest.invoke({"memory_id": "m", "rounds": [changed]}, context=ctx)
     assert out["stored"]["rounds_updated"] == 1 and out["stored"]["rounds_added"] == 0
-    assert memory_stats(ctx, "m")["rounds"] == before["rounds"]
-    assert memory_stats(ctx, "m")["vectors"] == before["vectors"]
+    assert Memory("m", context=ctx).stats()["rounds"] == before["rounds"]
+    assert Memory("m", context=ctx).stats()["vectors"] == before["vectors"]
     b = backends(ctx)
     (unit,) = b.sql.units("m", ROUNDS_SPACE, ["r1"])
     assert "red bike" in unit.text
@@ -237,7 +238,7 @@ def test_two_processes_ingesting_at_once_lose_nothing(tmp_path: Path) -> None:
     expected = {"shared": {r["round_id"] for r in rounds[:8]} | {f"xr{i}" for i in range(8, 16)},
                 "other": {r["round_id"] for r in rounds[:8]}}
     for memory_id, ids in expected.items():
-        stats = memory_stats(ctx, memory_id)
+        stats = Memory(memory_id, context=ctx).stats()
         assert stats["rounds"] == stats["vectors"] == stats["bm25_entries"] == stats["events"] == len(ids), (memory_id, stats)
         assert stats["supports"] == len(ids)
         assert not b.sql.get_rounds(memory_id, only_pending=True)
