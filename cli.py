@@ -161,7 +161,7 @@ def cmd_ask(args: argparse.Namespace, ctx: Any) -> int:
     from adamm.nodes.cost import summarize  # noqa: PLC0415
     from adamm.nodes.ingest import check_memory_id  # noqa: PLC0415
 
-    from adamm.nodes.flat import check_question  # noqa: PLC0415
+    from adamm.nodes.questions import check_question  # noqa: PLC0415
     from adamm.stores.records import parse_time  # noqa: PLC0415
 
     check_memory_id(args.memory_id)

@@ -24,10 +24,10 @@ from pydantic import BaseModel, Field
 from adamm.nodes.backends import backends
 from adamm.nodes.context import Context
 from adamm.nodes.cost import timed
-from adamm.nodes.flat import NOT_MENTIONED, AnswerOut, check_question
 from adamm.nodes.ingest import ROUNDS_SPACE, check_memory_id
 from adamm.nodes.models import ModelOutputError, invoke, probe_servers
 from adamm.nodes.planning import build_planning_context, render_context
+from adamm.nodes.questions import NOT_MENTIONED, AnswerOut, check_question
 from adamm.nodes.rules import answerer as rules_answerer
 from adamm.nodes.rules import planner as rules_planner
 from adamm.nodes.state import QueryState

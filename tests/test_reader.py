@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from adamm.nodes.flat import NOT_MENTIONED
+from adamm.nodes.questions import NOT_MENTIONED
 from adamm.nodes.rules.reader import answer_type, read_answer, unsaid
 from adamm.stores.bm25 import tokenize
 

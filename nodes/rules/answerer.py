@@ -12,9 +12,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from adamm.nodes.flat import NOT_MENTIONED
+from adamm.nodes.questions import NOT_MENTIONED
 from adamm.nodes.rules.reader import read_answer
-from adamm.nodes.rules.planner import WHICH_NOUN, Intent, compare_sides, detect_intent, lists_values
+from adamm.nodes.rules.plan_instantiate import compare_sides
+from adamm.nodes.rules.plan_intent import WHICH_NOUN, Intent, detect_intent, lists_values
 from adamm.stores.timeexpr import Period, describe_period
 
 _MONEY = {"USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥"}

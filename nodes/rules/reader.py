@@ -32,7 +32,8 @@ from datetime import date, datetime
 from functools import lru_cache
 from typing import Any
 
-from adamm.nodes.flat import NOT_MENTIONED, rules_answer
+from adamm.nodes.questions import NOT_MENTIONED
+from adamm.nodes.rules.best_sentence import rules_answer
 from adamm.nodes.rules.dates import find_dates
 from adamm.stores.bm25 import tokenize
 from adamm.stores.quantities import find_quantities
