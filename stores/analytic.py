@@ -47,7 +47,7 @@ from adamm.stores.expressions import (
     expression_type,
     parse_expression,
 )
-from adamm.stores.sql import SqlStore, StoreError, TableInfo, cast_value, contains_clause
+from adamm.stores.sql import SqlStore, StoreError, TableInfo, cast_value
 
 MAX_BUDGET = 1000
 MAX_NAME_CHARS = 100
@@ -430,6 +430,12 @@ def _scalar(value: Any, column: str, op: str) -> Any:
 
 
 _WORD = re.compile(r"[a-z0-9]+")
+
+
+def contains_clause(col: Any, text: str) -> Any:
+    """Case-insensitive substring match with LIKE wildcards in ``text`` taken literally."""
+    escaped = text.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return func.lower(col).like(f"%{escaped}%", escape="\\")
 
 
 def mentions_clause(col: Any, text: str) -> ColumnElement[bool]:

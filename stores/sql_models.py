@@ -1,5 +1,5 @@
 """The fixed SQL tables of adamm (SQLModel). Induced analytic tables are built at run time in
-``stores/sql.py``; everything here exists from the first start.
+``stores/sql_tables.py``; everything here exists from the first start.
 
 Every table carries ``memory_id`` and every unique key starts with it: one user's ids can never
 collide with, or be read through, another's.

@@ -8,7 +8,8 @@ import pytest
 import sqlalchemy.exc
 
 from adamm.stores.records import ImageRef, Round
-from adamm.stores.sql import ColumnSpec, Condition, SqlStore, StoreError, check_identifier, memory_key
+from adamm.stores.analytic import ToolError, filter_rows, rank
+from adamm.stores.sql import ColumnSpec, SqlStore, StoreError, check_identifier, memory_key
 from adamm.stores.sql_models import NodeRecord, ObservationRecord
 
 
@@ -82,7 +83,7 @@ def test_failed_batch_writes_nothing(store: SqlStore, monkeypatch: pytest.Monkey
 
 
 def _fail_at_third_round(monkeypatch: pytest.MonkeyPatch) -> None:
-    import adamm.stores.sql as sqlmod
+    import adamm.stores.sql_rounds as sqlmod
 
     original = sqlmod._round_columns
     calls = {"n": 0}
@@ -134,17 +135,22 @@ def test_induced_table_typed_columns_filters_and_ranking(store: SqlStore) -> Non
     ]
     assert store.upsert_rows("alice", "sleep_log", rows) == 4
     assert store.count_rows("alice", "sleep_log") == 4
-    got = store.select_rows("alice", "sleep_log", [Condition("sleep_hours", ">=", "6.5")], order_by="sleep_hours", descending=True)
+    # filtered reads go through the analytic tools' one filter translation
+    got = rank(store, "alice", "sleep_log", "sleep_hours", "desc", [{"column": "sleep_hours", "op": ">=", "value": "6.5"}]).rows
     assert [r["source"] for r in got] == ["r3", "r1", "r0"]
     assert got[1]["steps"] == 9500 and got[1]["workout"] is True
-    assert [r["source"] for r in store.select_rows("alice", "sleep_log", [Condition("mood", "contains", "GREAT")])] == ["r1", "r3"]
-    assert [r["source"] for r in store.select_rows("alice", "sleep_log", [Condition("steps", "is_null")])] == ["r3"]
-    between = store.select_rows("alice", "sleep_log", [Condition("time", "between", ["2025-03-02", "2025-03-03T23:59:59"])])
-    assert [r["source"] for r in between] == ["r1", "r2"]
-    assert [r["source"] for r in store.select_rows("alice", "sleep_log", [Condition("steps", "in", [8000, 12000])])] == ["r0", "r2"]
+
+    def sources(*filters: dict) -> list[str]:
+        return filter_rows(store, "alice", "sleep_log", list(filters)).sources
+
+    assert sources({"column": "mood", "op": "contains", "value": "GREAT"}) == ["r1", "r3"]
+    assert sources({"column": "steps", "op": "is_null"}) == ["r3"]
+    assert sources({"column": "time", "op": "between", "value": ["2025-03-02", "2025-03-03T23:59:59"]}) == ["r1", "r2"]
+    assert sources({"column": "steps", "op": "in", "value": [8000, 12000]}) == ["r0", "r2"]
     assert len(store.select_rows("alice", "sleep_log", limit=2)) == 2
+    assert [r["source"] for r in store.select_rows("alice", "sleep_log", order_by="sleep_hours", descending=True)] == ["r3", "r1", "r0", "r2"]
     # LIKE wildcards in a value are literal
-    assert store.select_rows("alice", "sleep_log", [Condition("mood", "contains", "%")]) == []
+    assert sources({"column": "mood", "op": "contains", "value": "%"}) == []
 
 
 def test_rows_with_different_columns_in_one_batch(store: SqlStore) -> None:
@@ -170,7 +176,7 @@ def test_table_evolution_adds_columns_and_survives_reopen(store: SqlStore) -> No
     reopened = SqlStore(store.url)
     try:
         assert reopened.table("alice", "sleep_log").column_names == ["sleep_hours", "deep_sleep_hours"]
-        got = reopened.select_rows("alice", "sleep_log", [Condition("deep_sleep_hours", "not_null")])
+        got = filter_rows(reopened, "alice", "sleep_log", [{"column": "deep_sleep_hours", "op": "not_null"}]).rows
         assert [(r["source"], r["deep_sleep_hours"]) for r in got] == [("r1", 1.5)]
     finally:
         reopened.close()
@@ -194,9 +200,11 @@ def test_bad_values_and_requests_name_the_problem(store: SqlStore) -> None:
     with pytest.raises(StoreError, match="no column 'steps'"):
         store.upsert_rows("alice", "sleep_log", [{"source": "r0", "steps": 3}])
     with pytest.raises(StoreError, match="no column"):
-        store.select_rows("alice", "sleep_log", [Condition("memory_id", "=", "bob")])
-    with pytest.raises(StoreError, match="numeric or time"):
-        store.select_rows("alice", "sleep_log", [Condition("mood", ">", "a")])
+        store.select_rows("alice", "sleep_log", order_by="memory_id")
+    with pytest.raises(ToolError, match="unknown column 'memory_id'"):
+        filter_rows(store, "alice", "sleep_log", [{"column": "memory_id", "op": "=", "value": "bob"}])
+    with pytest.raises(ToolError, match="numeric or datetime"):
+        filter_rows(store, "alice", "sleep_log", [{"column": "mood", "op": ">", "value": "a"}])
     with pytest.raises(StoreError, match="unknown table"):
         store.select_rows("alice", "nope")
     with pytest.raises(StoreError, match="reserved"):

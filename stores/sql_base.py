@@ -1,0 +1,210 @@
+"""What every part of the SQL store stands on: the engine, one transaction per call, and the gate
+between model-chosen names and DDL.
+
+The engine is set up here once so the embedded SQLite file and a PostgreSQL server run the same
+code (SQLite gets WAL and a busy timeout so a second process waits instead of failing; the fixed
+tables are created under a lock because several processes may open a fresh database at once).
+Identifiers and values are checked here because each part of the store (rounds, schemas, tables)
+needs the same rules: a name that passes ``check_identifier`` contains nothing SQL could read as
+syntax, and ``cast_value`` turns every value into its column's type or an error naming the
+column - never a silently wrong row.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from filelock import FileLock
+from sqlalchemy import Boolean, DateTime, Float, Integer, Text, create_engine, event, func, inspect, select
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, SQLModel
+
+from adamm.stores.records import parse_time
+from adamm.stores.sql_models import ObservationRecord, RoundRecord
+
+#: Column types an induced table may have, and how each is stored.
+ColumnType = Literal["float", "int", "text", "datetime", "bool"]
+SA_TYPES = {"float": Float, "int": Integer, "text": Text, "datetime": DateTime, "bool": Boolean}
+
+#: Columns every induced table has besides its attributes.
+SYSTEM_COLUMNS = ("row_id", "memory_id", "source", "record", "order", "time", "observed_at", "captions")
+#: Names attribute columns may not take: the system columns and ``date``, the tools' virtual
+#: column (the observed date, else the round time).
+RESERVED_COLUMNS = (*SYSTEM_COLUMNS, "date")
+
+_IDENT = re.compile(r"^[a-z][a-z0-9_]{0,47}$")
+
+
+class StoreError(ValueError):
+    """A request the store refuses (bad identifier, unknown table or column, bad value)."""
+
+
+def is_identifier(name: object) -> bool:
+    """A lower snake_case name of at most 48 characters, safe as a table or column name."""
+    return isinstance(name, str) and bool(_IDENT.match(name))
+
+
+def check_identifier(name: str, what: str = "identifier") -> str:
+    """Accept only lower snake_case names of at most 48 characters.
+
+    This is the gate between model output and DDL: a name that passes contains no quote,
+    space, dot or unicode trick, and is then still quoted by SQLAlchemy.
+    """
+    if not is_identifier(name):
+        raise StoreError(f"invalid {what} {name!r}: use lower snake_case, start with a letter, at most 48 characters")
+    return name
+
+
+def memory_key(memory_id: str) -> str:
+    """A short, identifier-safe digest of a memory id (hostile ids become harmless)."""
+    return hashlib.sha1(memory_id.encode("utf-8")).hexdigest()[:12]
+
+
+@dataclass(frozen=True)
+class ColumnSpec:
+    name: str
+    type: ColumnType = "float"
+    unit: str | None = None
+    description: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "type": self.type, "unit": self.unit, "description": self.description}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "ColumnSpec":
+        return cls(name=d["name"], type=d.get("type", "float"), unit=d.get("unit"), description=d.get("description", ""))
+
+
+@dataclass
+class TableInfo:
+    name: str
+    physical_name: str
+    description: str
+    columns: list[ColumnSpec]
+    schema_key: str | None = None
+
+    @property
+    def column_names(self) -> list[str]:
+        return [c.name for c in self.columns]
+
+
+def cast_value(value: Any, ctype: str, column: str) -> Any:
+    """Cast a value to a column type, or raise StoreError naming the column."""
+    if value is None:
+        return None
+    try:
+        if ctype == "float":
+            if isinstance(value, bool):
+                raise ValueError
+            out = float(value)
+            if out != out or out in (float("inf"), float("-inf")):
+                raise ValueError
+            return out
+        if ctype == "int":
+            if isinstance(value, bool):
+                raise ValueError
+            f = float(value)
+            if not f.is_integer():
+                raise ValueError
+            return int(f)
+        if ctype == "bool":
+            if isinstance(value, bool):
+                return value
+            if isinstance(value, str) and value.strip().lower() in {"true", "yes", "1", "false", "no", "0"}:
+                return value.strip().lower() in {"true", "yes", "1"}
+            if isinstance(value, (int, float)) and value in (0, 1):
+                return bool(value)
+            raise ValueError
+        if ctype == "datetime":
+            return parse_time(value)
+        if ctype == "text":
+            if isinstance(value, (dict, list, bytes)):
+                raise ValueError
+            return str(value)
+    except (TypeError, ValueError):
+        raise StoreError(f"column {column!r} expects {ctype}, got {value!r}") from None
+    raise StoreError(f"column {column!r} has unknown type {ctype!r}")
+
+
+def _add_missing_indexes(conn: Any) -> None:
+    """Indexes and columns added after a database was created (``create_all`` only creates
+    new tables)."""
+    for index in RoundRecord.__table__.indexes:  # type: ignore[attr-defined]
+        index.create(conn, checkfirst=True)
+    have = {c["name"] for c in inspect(conn).get_columns(ObservationRecord.__tablename__)}
+    quote = conn.dialect.identifier_preparer.quote
+    for name, ddl in (("record", "INTEGER NOT NULL DEFAULT 0"), ("context", "TEXT")):
+        if name not in have:
+            conn.exec_driver_sql(f"ALTER TABLE {quote(ObservationRecord.__tablename__)} ADD COLUMN {quote(name)} {ddl}")
+
+
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    """WAL lets readers and one writer work at once; the busy timeout makes a second writer
+    process wait for the lock instead of failing."""
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.execute("PRAGMA busy_timeout=60000")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.close()
+
+
+class StoreBase:
+    """The engine and the transaction every part of ``SqlStore`` writes through."""
+
+    def __init__(self, url: str, *, echo: bool = False) -> None:
+        self.url = url
+        if url.startswith("sqlite:///") and not url.startswith("sqlite:///:memory:"):
+            Path(url[len("sqlite:///"):]).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        kwargs: dict[str, Any] = {"echo": echo}
+        if url.startswith("sqlite"):
+            kwargs["connect_args"] = {"check_same_thread": False, "timeout": 60}
+        else:
+            kwargs["pool_pre_ping"] = True
+        self.engine: Engine = create_engine(url, **kwargs)
+        if url.startswith("sqlite"):
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        if self.engine.dialect.name == "postgresql":
+            # Server workers opening a fresh database at once race on CREATE TABLE (duplicate
+            # pg_type rows); under one transaction-scoped advisory lock, one creates, the rest wait.
+            with self.engine.begin() as conn:
+                conn.exec_driver_sql("SELECT pg_advisory_xact_lock(7236115905231004001)")
+                SQLModel.metadata.create_all(conn)
+                _add_missing_indexes(conn)
+        elif url.startswith("sqlite:///") and not url.startswith("sqlite:///:memory:"):
+            # Processes opening a fresh SQLite file at once race the same way ("table already
+            # exists"): a lock file beside the database lets one create while the rest wait.
+            with FileLock(str(Path(url[len("sqlite:///"):]).expanduser()) + ".schema.lock", timeout=120):
+                with self.engine.begin() as conn:
+                    SQLModel.metadata.create_all(conn)
+                    _add_missing_indexes(conn)
+        else:
+            with self.engine.begin() as conn:
+                SQLModel.metadata.create_all(conn)
+                _add_missing_indexes(conn)
+        self._lock = threading.RLock()
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    @contextmanager
+    def session(self) -> Iterator[Session]:
+        """One transaction: committed on success, rolled back on any error."""
+        with Session(self.engine, expire_on_commit=False) as s:
+            try:
+                yield s
+                s.commit()
+            except BaseException:
+                s.rollback()
+                raise
+
+    def _count(self, model: type[SQLModel], memory_id: str) -> int:
+        with self.session() as s:
+            return int(s.execute(select(func.count(model.id)).where(model.memory_id == memory_id)).scalar() or 0)  # type: ignore[attr-defined]

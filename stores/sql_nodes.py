@@ -1,0 +1,107 @@
+"""Hierarchy nodes (topics, episodes, events) in SQL.
+
+Besides whole records, the reads here return only ids, parents or round ids: retrieval narrows
+and drills down through thousands of nodes per query, and reading their descriptions for that
+would cost more than the search itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from sqlalchemy import delete, or_, select
+
+from adamm.stores.sql_base import StoreBase
+from adamm.stores.sql_models import NodeRecord, utcnow
+
+
+class NodeStore(StoreBase):
+    """Topic, episode and event records of every memory."""
+
+    def put_nodes(self, memory_id: str, nodes: Sequence[NodeRecord]) -> None:
+        """Insert or update hierarchy nodes by ``node_id``, in one transaction."""
+        if not nodes:
+            return
+        with self.session() as s:
+            old = {
+                n.node_id: n
+                for n in s.execute(
+                    select(NodeRecord).where(NodeRecord.memory_id == memory_id, NodeRecord.node_id.in_([n.node_id for n in nodes]))  # type: ignore[attr-defined]
+                ).scalars()
+            }
+            for node in nodes:
+                data = node.model_dump(exclude={"id", "memory_id"})
+                rec = old.get(node.node_id) or NodeRecord(memory_id=memory_id, node_id=node.node_id, level=node.level)
+                for key, value in data.items():
+                    setattr(rec, key, value)
+                rec.updated_at = utcnow()
+                s.add(rec)
+
+    def nodes(
+        self,
+        memory_id: str,
+        level: str | None = None,
+        *,
+        node_ids: Sequence[str] | None = None,
+        parent_id: str | None = None,
+        parent_ids: Sequence[str] | None = None,
+        open_only: bool = False,
+        limit: int | None = None,
+    ) -> list[NodeRecord]:
+        q = select(NodeRecord).where(NodeRecord.memory_id == memory_id)
+        if parent_ids is not None:
+            q = q.where(NodeRecord.parent_id.in_(list(parent_ids)))  # type: ignore[attr-defined]
+        level_in_sql = level is not None and (node_ids is None or limit is not None)
+        if level_in_sql:
+            q = q.where(NodeRecord.level == level)
+        if node_ids is not None:
+            # by id alone, so the (memory, node id) index is used, not a scan of the level
+            q = q.where(NodeRecord.node_id.in_(list(node_ids)))  # type: ignore[attr-defined]
+        if parent_id is not None:
+            q = q.where(NodeRecord.parent_id == parent_id)
+        if open_only:
+            q = q.where(NodeRecord.is_open == True)  # noqa: E712
+        q = q.order_by(NodeRecord.first_order, NodeRecord.id)
+        if limit is not None:
+            q = q.limit(max(0, int(limit)))
+        with self.session() as s:
+            found = list(s.execute(q).scalars())
+        return found if level is None or level_in_sql else [n for n in found if n.level == level]
+
+    def node_ids(self, memory_id: str, level: str, *, parent_ids: Sequence[str] | None = None,
+                 starts_by: datetime | None = None, ends_from: datetime | None = None) -> list[str]:
+        """Ids of a level's nodes, optionally under given parents and overlapping a time range
+        (starting by ``starts_by``, ending from ``ends_from``; a node without times overlaps
+        everything) - the light read that narrows a search, without the nodes' text."""
+        q = select(NodeRecord.node_id).where(NodeRecord.memory_id == memory_id, NodeRecord.level == level)
+        if parent_ids is not None:
+            q = q.where(NodeRecord.parent_id.in_(list(parent_ids)))  # type: ignore[attr-defined]
+        if starts_by is not None:
+            q = q.where(or_(NodeRecord.start_time.is_(None), NodeRecord.start_time <= starts_by))  # type: ignore[union-attr]
+        if ends_from is not None:
+            q = q.where(or_(NodeRecord.end_time.is_(None), NodeRecord.end_time >= ends_from))  # type: ignore[union-attr]
+        with self.session() as s:
+            return list(s.execute(q).scalars())
+
+    def parents(self, memory_id: str, node_ids: Sequence[str]) -> dict[str, str | None]:
+        """``node_id -> parent_id`` for the given nodes."""
+        q = select(NodeRecord.node_id, NodeRecord.parent_id).where(
+            NodeRecord.memory_id == memory_id, NodeRecord.node_id.in_(list(node_ids)))  # type: ignore[attr-defined]
+        with self.session() as s:
+            return {n: p for n, p in s.execute(q)}
+
+    def child_rounds(self, memory_id: str, parent_ids: Sequence[str], limit: int) -> list[str]:
+        """Round ids of the events under the given episodes, the first ``limit`` in history
+        order - the light read a retrieved episode or topic unit needs."""
+        q = (select(NodeRecord.round_id).where(NodeRecord.memory_id == memory_id,
+                                               NodeRecord.parent_id.in_(list(parent_ids)),  # type: ignore[attr-defined]
+                                               NodeRecord.round_id.is_not(None))  # type: ignore[union-attr]
+             .order_by(NodeRecord.first_order, NodeRecord.id).limit(max(0, int(limit))))
+        with self.session() as s:
+            return list(s.execute(q).scalars())
+
+    def delete_nodes(self, memory_id: str, node_ids: Sequence[str]) -> int:
+        """Delete node records by id (their units and vectors are the caller's to remove)."""
+        with self.session() as s:
+            return s.execute(delete(NodeRecord).where(NodeRecord.memory_id == memory_id, NodeRecord.node_id.in_(list(node_ids)))).rowcount  # type: ignore[attr-defined]
