@@ -32,7 +32,7 @@ from adamm.nodes.cost import timed
 from adamm.nodes.models import ModelOutputError, ModelUnavailableError, invoke
 from adamm.nodes.ocr import ocr_images
 from adamm.nodes.rules.describer import RULES_PREFIX, ColumnSample, TableDescription, describe_table, infer_type, rules_description, with_span
-from adamm.nodes.rules.extractor import extract_round as extract_labels
+from adamm.nodes.rules.labels import extract_round as extract_labels
 from adamm.nodes.rules.gate import may_hold_observation
 from adamm.nodes.rules.observe import Draft, extract_round
 from adamm.nodes.state import IngestState

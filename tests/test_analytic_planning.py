@@ -179,7 +179,8 @@ def test_which_names_the_column_of_the_extreme_row(ctx: Context) -> None:
 
 def test_stored_values_named_in_other_words() -> None:
     """"paperbacks" and "the e-reader (ebooks)" name the stored formats paper and ebook."""
-    from adamm.nodes.rules.planner import compare_sides, value_filters
+    from adamm.nodes.rules.plan_filters import value_filters
+    from adamm.nodes.rules.plan_instantiate import compare_sides
 
     table = {"name": "reading_log", "rows": 10, "vocabulary": {},
              "columns": [{"name": "format", "type": "text", "values": ["paper", "ebook", "audiobook"]},
@@ -191,7 +192,7 @@ def test_stored_values_named_in_other_words() -> None:
 
 
 def test_intents_of_count_like_questions() -> None:
-    from adamm.nodes.rules.planner import detect_intent
+    from adamm.nodes.rules.plan_intent import detect_intent
 
     tables = [{"name": "rating_log", "rows": 5, "columns": [
         {"name": "rating", "type": "float", "unit": "stars"}, {"name": "book", "type": "text", "values": ["A", "B"]}]}]
@@ -209,7 +210,7 @@ def test_intents_of_count_like_questions() -> None:
     ("Did my weight go up or down?", "trend"), ("How much did I spend in March?", "sum"),
 ])
 def test_net_change_questions_are_the_last_minus_the_first(question: str, op: str) -> None:
-    from adamm.nodes.rules.planner import detect_intent
+    from adamm.nodes.rules.plan_intent import detect_intent
     from adamm.stores.timeexpr import find_periods
 
     from datetime import date
@@ -226,7 +227,7 @@ def test_net_change_questions_are_the_last_minus_the_first(question: str, op: st
 def test_how_much_over_a_period_is_a_total(question: str, kind: str, op: str) -> None:
     from datetime import date
 
-    from adamm.nodes.rules.planner import detect_intent
+    from adamm.nodes.rules.plan_intent import detect_intent
     from adamm.stores.timeexpr import find_periods
 
     intent = detect_intent(question, find_periods(question, date(2026, 4, 5)))
@@ -234,14 +235,14 @@ def test_how_much_over_a_period_is_a_total(question: str, kind: str, op: str) ->
 
 
 def test_since_i_started_is_no_event() -> None:
-    from adamm.nodes.rules.planner import event_bound
+    from adamm.nodes.rules.plan_events import event_bound
 
     assert event_bound("How much did my weight change since I started logging it?", []) is None
     assert event_bound("How far did I ride since I switched bikes?", []) is not None
 
 
 def test_fastest_is_distance_over_time_when_no_column_says_speed() -> None:
-    from adamm.nodes.rules.planner import speed_expression
+    from adamm.nodes.rules.plan_columns import speed_expression
 
     cols = [{"name": "distance", "type": "float", "unit": "km"}, {"name": "duration", "type": "float", "unit": "min"}]
     assert speed_expression("What was my fastest run?", {"name": "run_log", "columns": cols}) == "distance / duration * 60"
@@ -263,7 +264,7 @@ def test_a_table_is_named_after_the_record_its_rows_mention() -> None:
 
 
 def test_missing_a_two_number_target_is_either_number_past_it() -> None:
-    from adamm.nodes.rules.planner import fact_conditions
+    from adamm.nodes.rules.plan_events import fact_conditions
 
     table = {"name": "bp", "columns": [{"name": "systolic", "type": "float", "unit": "mmHg"},
                                        {"name": "diastolic", "type": "float", "unit": "mmHg"}]}
@@ -278,7 +279,7 @@ def test_missing_a_two_number_target_is_either_number_past_it() -> None:
 
 def test_what_it_cost_is_the_money_column_and_a_price_stays_a_price() -> None:
     from adamm.nodes.backends import backends as _backends
-    from adamm.nodes.rules.planner import choose_target
+    from adamm.nodes.rules.plan_targets import choose_target
 
     cols = [{"name": "energy", "type": "float", "unit": "kWh", "aliases": ["electricity"]}, {"name": "amount", "type": "float", "unit": "EUR"}]
     fuel = [{"name": "volume", "type": "float", "unit": "L"}, {"name": "amount", "type": "float", "unit": "EUR"},
@@ -289,7 +290,8 @@ def test_what_it_cost_is_the_money_column_and_a_price_stays_a_price() -> None:
 
 
 def test_a_price_a_litre_is_compared_with_the_price_column() -> None:
-    from adamm.nodes.rules.planner import Target, condition_filters
+    from adamm.nodes.rules.plan_columns import Target
+    from adamm.nodes.rules.plan_filters import condition_filters
 
     columns = [{"name": "amount", "type": "float", "unit": "EUR"}, {"name": "volume", "type": "float", "unit": "L"},
                {"name": "price_per_litre", "type": "float", "unit": "EUR/L"}]
@@ -299,7 +301,7 @@ def test_a_price_a_litre_is_compared_with_the_price_column() -> None:
 
 
 def test_last_after_the_verb_is_the_latest_record() -> None:
-    from adamm.nodes.rules.planner import _is_latest
+    from adamm.nodes.rules.plan_intent import is_latest as _is_latest
 
     assert _is_latest("Which team did we play last?") and _is_latest("Which team did we play last during March?")
     assert not _is_latest("How long did my sessions last on average?") and not _is_latest("What did I eat last week?")
@@ -315,7 +317,7 @@ def test_the_days_past_a_stated_value(ctx: Context) -> None:
 
 
 def test_a_measure_noun_names_no_subset() -> None:
-    from adamm.nodes.rules.planner import mention_filters
+    from adamm.nodes.rules.plan_filters import mention_filters
 
     table = {"name": "fuel_log", "rows": 10, "vocabulary": {"fill-up": 3, "fill": 3, "up": 5, "pump": 4},
              "columns": [{"name": "volume", "type": "float", "unit": "L"}]}
@@ -331,7 +333,7 @@ def test_records_bounded_by_an_event_said_once(ctx: Context) -> None:
 
 
 def test_a_date_is_no_event() -> None:
-    from adamm.nodes.rules.planner import event_bound
+    from adamm.nodes.rules.plan_events import event_bound
     from adamm.stores.timeexpr import find_periods
     from datetime import datetime
 

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from adamm.nodes.rules.extractor import Draft, extract_round, extract_text
+from adamm.nodes.rules.labels import Draft, extract_round, extract_text
 from adamm.stores.records import ImageRef, Round
 from adamm.tests.needs import MEM_GALLERY, require_shared
 

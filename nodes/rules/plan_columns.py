@@ -1,0 +1,88 @@
+"""What the tables of the planning context can answer: the column a question is about, a text
+column named by a noun, a column told by a quantity's unit, a speed from distance and time.
+
+These read only the planning context's table descriptions (columns, units, sampled values), so
+intent detection, filters and instantiation can all ask them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from adamm.nodes.rules.facets import PLACE_NOUNS
+from adamm.nodes.rules.plan_words import word_stem
+from adamm.stores.quantities import dimension_of, find_quantities
+
+#: Below this match score a column is not trusted to be what the question is about.
+MIN_COLUMN_SCORE = 0.42
+
+
+@dataclass
+class Target:
+    """The (table, column) a question is about, how well it matched, and the table's columns."""
+
+    table: str
+    column: str | None
+    unit: str | None
+    score: float
+    columns: list[dict[str, Any]] = field(default_factory=list)
+
+
+def column_by_unit(text: str, table: dict[str, Any]) -> Target | None:
+    """The one numeric column whose unit is of the dimension of a quantity the text states."""
+    for _, _, q in find_quantities(text):
+        if not q.dimension:
+            continue
+        cols = [c for c in table["columns"] if c["type"] != "text" and dimension_of(c.get("unit")) == q.dimension]
+        if len(cols) == 1:
+            return Target(table["name"], cols[0]["name"], cols[0].get("unit"), 1.0, table["columns"])
+    return None
+
+
+def named_text_column(table: dict[str, Any], noun: str) -> str | None:
+    """The text column a noun names ("station" -> merchant, whose values were written "at the X
+    station"), by its name or an alias, if it holds values."""
+    stem = word_stem(noun.lower().rstrip("s")) if noun.lower().endswith("s") and not noun.lower().endswith("ss") else word_stem(noun.lower())
+    for c in table["columns"]:
+        if c["type"] == "text" and stem and (c.get("values") or c.get("samples")) and any(
+                stem in {word_stem(w) for w in n.split("_")} for n in [c["name"], *(c.get("aliases") or [])]):
+            return c["name"]
+    if stem in ("team", "club", "side", "player", "rival"):  # "which team did we play": the opponent
+        return next((c["name"] for c in table["columns"] if c["name"] == "opponent" and (c.get("values") or c.get("samples"))), None)
+    if stem in PLACE_NOUNS:  # "which stations", "which shops": where money was paid
+        return next((c["name"] for c in table["columns"] if c["name"] == "merchant" and (c.get("values") or c.get("samples"))), None)
+    return None
+
+
+def text_column(table: dict[str, Any], noun: str) -> str | None:
+    """The text column a noun names (:func:`named_text_column`), else the text column holding
+    the most values."""
+    texts = [c for c in table["columns"] if c["type"] == "text"]
+    named = named_text_column(table, noun)
+    if named:
+        return named
+    filled = sorted((c for c in texts if c.get("values") or c.get("samples")),
+                    key=lambda c: -len(c.get("values") or c.get("samples") or []))
+    return filled[0]["name"] if filled else None
+
+
+_SPEED_WORDS = re.compile(r"\b(?:fastest|slowest|quickest|speediest)\b", re.I)
+
+
+def speed_expression(question: str, table: dict[str, Any]) -> str | None:
+    """"my fastest run" over a table of distances and durations with no speed or pace column:
+    the speed of each row, distance over time, in km/h (or mph) - a Rank / Compute expression."""
+    if not _SPEED_WORDS.search(question):
+        return None
+    cols = {c["name"]: c for c in table["columns"] if c["type"] != "text"}
+    dims = {n: dimension_of(c.get("unit")) for n, c in cols.items()}
+    if any(d in ("speed", "pace") for d in dims.values()):
+        return None  # the table says its speed itself
+    dist = next((n for n, d in dims.items() if d == "distance" and cols[n].get("unit") in ("km", "mi")), None)
+    time = next((n for n, d in dims.items() if d == "duration" and cols[n].get("unit") in ("h", "min", "s")), None)
+    if dist is None or time is None:
+        return None
+    per_hour = {"h": "", "min": " * 60", "s": " * 3600"}[cols[time]["unit"]]
+    return f"{dist} / {time}{per_hour}"

@@ -1,0 +1,258 @@
+"""The rows a question is about, as filters: periods, text values it names, subsets named by the
+records' own words, and comparisons with a quantity.
+
+* periods come from the normalized time phrases (``stores.timeexpr``);
+* text values are the sampled values of the table's text columns the question names ("on
+  groceries", "against the Ravens");
+* subsets are runs of question words that occur in some rows' own text but not in nearly all
+  ("evening readings", "on the gravel bike", "at PetroLux"), as ``mentions`` filters;
+* comparisons ("less than 6 hours") become filters on the column of matching dimension,
+  converted into its unit.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from adamm.nodes.rules.facets import vocabulary_values
+from adamm.nodes.rules.plan_columns import Target
+from adamm.nodes.rules.plan_words import ABBREVIATIONS, COMPARATORS, UNIT_WORDS, mask, word_stem
+from adamm.stores.bm25 import tokenize
+from adamm.stores.quantities import canonical_unit, convert, dimension_of, find_quantities
+from adamm.stores.timeexpr import Period
+
+_VALUE_LEMMAS = {"won": ("win", "won", "wins", "winning", "beat", "victory"), "lost": ("lose", "lost", "loss", "losses", "losing"),
+                 "draw": ("draw", "drew", "tie", "tied", "draws")}
+
+
+def value_filters(question: str, table: dict[str, Any]) -> list[dict[str, Any]]:
+    """Text values of the table's columns that the question names ("groceries", "the Ravens", "win").
+
+    Longer values are matched first and their words taken out, so "Whole Foods" does not also
+    name the category "food"."""
+    rows = table.get("rows") or 0
+    candidates = [(str(value).strip(), c["name"]) for c in table["columns"] if c["type"] == "text"
+                  and not (rows and c.get("filled") is not None and c["filled"] < 0.5 * rows)  # a sparse column undercounts
+                  for value in (c.get("values") or c.get("samples") or [])]
+    candidates = sorted({(v, col) for v, col in candidates if v and len(v) <= 60}, key=lambda vc: (-len(vc[0]), vc))
+    low = f" {question.lower()} "
+    out: list[dict[str, Any]] = []
+    done: set[str] = set()
+    for v, col in candidates:
+        if col in done:
+            continue
+        lv = v.lower()
+        pattern = rf"(?<![a-z0-9]){re.escape(lv)}(?![a-z0-9])"
+        named = re.search(pattern, low) is not None
+        if named:
+            low = re.sub(pattern, " ", low)
+        else:
+            words = set(tokenize(low))
+            if lv in _VALUE_LEMMAS:
+                named = bool(words & set(_VALUE_LEMMAS[lv]))
+            if not named and " " not in lv and len(lv) >= 4:
+                named = word_stem(lv) in {word_stem(w) for w in words}
+        if named:
+            out.append({"column": col, "op": "=", "value": v})
+            done.add(col)
+    for f in vocabulary_values(question):  # "audiobooks", "on the e-reader": a stored value in other words
+        for v, col in candidates:
+            if col not in done and v.lower() == f.value.lower():
+                out.append({"column": col, "op": "=", "value": v})
+                done.add(col)
+                break
+    return out
+
+
+#: Words that join or scope a phrase: a run of question words ends at them.
+_PREPOSITIONS = {"on", "at", "in", "with", "for", "from", "by", "of", "to", "during", "about"}
+_RUN_BREAKS = _PREPOSITIONS | {"and", "or", "did", "do", "does", "was", "were", "is", "are", "i", "my", "me", "the", "a", "an",
+                               "what", "which", "how", "many", "much", "when", "that", "than", "had", "have", "has",
+                               "log", "logged", "take", "took", "get", "got", "any", "all", "across", "overall", "per",
+                               "each", "every", "single", "one", "time", "times", "day", "days", "month", "months", "week",
+                               "weeks", "share", "percentage", "percent", "proportion", "average", "total", "most", "least",
+                               "often", "last", "first", "recent", "longest", "shortest", "highest", "lowest", "biggest",
+                               "smallest", "more", "less", "higher", "lower", "list", "value", "values", "number", "kind"}
+
+
+_POPULATION = {"a", "an", "any", "each", "every", "per", "my", "one", "single", "mine", "all"}
+#: Comparatives and common verbs of questions end a run of words ("a ride *shorter* than", "a reading *show*").
+_COMPARATIVE_VERBS = set("""shorter longer higher lower bigger smaller faster slower cheaper pricier heavier lighter greater
+fewer earlier later better worse show shows take takes go goes reach reaches hit hits cost costs pay pays spend spends give
+gives read reads keep keeps""".split())
+_ARTICLES = {"the", "a", "an", "my", "our", "his", "her", "their", "your", "this", "these", "those"}
+_FUNCTION_WORDS = _ARTICLES | {"i", "we", "you", "it", "be", "been", "being", "am", "so", "if", "then", "there", "where", "who",
+                               "whom", "whose", "into", "onto", "up", "down", "out", "over", "under", "after", "before",
+                               "since", "until", "between", "within", "without", "ever", "also", "just", "only", "still",
+                               "counting", "where", "noted", "spend", "spent", "get", "go", "went", "put", "give", "gave",
+                               "buy", "bought", "purchase", "purchased", "something", "anything", "play", "played"}
+
+
+def mention_filters(question: str, periods: list[Period], table: dict[str, Any], *, skip: set[str] = frozenset(),
+                    whole: bool = False) -> list[dict[str, Any]]:
+    """Subsets the question names by words of the records themselves, as ``mentions`` filters
+    on the rows' own text: "evening readings", "on the gravel bike", "at PetroLux", "group rides".
+
+    The question is cut into runs of content words. A run after a preposition names a subset
+    whole ("on the gravel bike"); otherwise its last word is the thing counted or measured
+    ("evening *readings*") and the words before it name the subset; a capitalized name always
+    counts. Words of the table's columns and units, of ``skip`` (the target, values already
+    used), and runs joined by "and"/"or" ("reading and listening sessions": all of them) are
+    left out. A phrase is kept when every word occurs in some rows of the table but not in
+    nearly all of them (then it names no subset). ``whole``: the question part is a predicate
+    ("were commutes"), every word of it counts.
+    """
+    vocab: dict[str, int] = table.get("vocabulary") or {}
+    total = max(int(table.get("rows") or 0), 1)
+    if not vocab:
+        return []
+    text = mask(question, [p.span for p in periods])
+    for _, _, q in find_quantities(text):
+        text = text.replace(q.raw, " ")
+    # "spent on the car": what the money went to is the memory's subject, named as a subset
+    # only by a stored value (value_filters), never by the records' words
+    text = mask(text, [m.span("obj") for m in _SPENT_ON.finditer(text)])
+    tokens = [t for t in re.findall(r"[A-Za-z][A-Za-z0-9'’]*(?:-[A-Za-z][A-Za-z0-9'’]*)*|\d+[A-Za-z]*|[.,;:?!]", text)
+              if len(t) > 1 or t in ".,;:?!"]
+    column_words = {word_stem(w) for c in table["columns"] for n in [c["name"], *(c.get("aliases") or [])]
+                    for w in " ".join(ABBREVIATIONS.get(x, x) for x in n.split("_")).split()} | {word_stem(w) for w in skip}
+    # "on runs" over ``run_log``: what every row is, no subset of them
+    column_words |= {word_stem(w) for w in str(table.get("name") or "").split("_") if w not in ("log", "") and not w.isdigit()}
+    runs: list[tuple[list[str], str | None, bool]] = []  # (words, word before the run, joined by and/or)
+    current: list[str] = []
+    before: str | None = None
+    start_before: str | None = None
+    breaks: list[str] = []
+    population = False
+    for tok in tokens + ["."]:
+        low = tok.lower().replace("’", "'")
+        if low in _RUN_BREAKS or low in _FUNCTION_WORDS or low in _COMPARATIVE_VERBS or not tok[0].isalnum() \
+                or re.fullmatch(r"[a-z]+ed", low):
+            if current:
+                runs.append((current, "population" if population else start_before,
+                             start_before in ("and", "or") or low in ("and", "or")))
+                current = []
+            if low not in _ARTICLES or before is None:
+                before = low  # "on the gravel bike": the preposition, not the article, scopes the run
+            breaks.append(low)
+            continue
+        if not current:
+            start_before = before
+            # "my readings", "a ride", "any session", "per fill-up": the records themselves
+            population = bool(set(breaks) & _POPULATION)
+            breaks = []
+        current.append(tok)
+    out: list[dict[str, Any]] = []
+    for words, prep, joined in runs:
+        if joined:
+            continue
+        names = [w for w in words if w[0].isupper() or any(ch.isdigit() for ch in w)]
+        if prep == "population" and not whole:
+            if word_stem(words[-1].lower()) in column_words or canonical_unit(words[-1].lower()) is not None \
+                    or words[-1].lower() in _MEASURE_NOUNS:
+                continue  # "my run distance": what is measured, of the table's own records
+            chosen = words[:-1] if len(words) > 1 else names  # "my gravel-bike rides": the modifier still names a subset
+        elif whole or (prep in _PREPOSITIONS and prep != "of") or names == words or (
+                prep == "of" and _after_unit(text, words[0])):
+            measured_at = next((i for i, w in enumerate(words) if word_stem(w.lower()) in column_words), None)
+            # "with a systolic reading of 140": the words after what is measured name the record
+            chosen = words if measured_at is None or whole else words[:measured_at]
+        else:
+            chosen = words[:-1] or names
+        chosen = [w for w in chosen if word_stem(w.lower()) not in column_words and canonical_unit(w.lower()) is None]
+        if not chosen:
+            continue
+        counts = []
+        for w in [part for word in chosen for part in word.split("-") if len(part) > 1]:
+            low = w.lower().replace("’", "'")
+            keys = {low, low.rstrip("s"), word_stem(low)} | {k for k in (low.split("'")[0],) if k}
+            counts.append(max((vocab.get(k, 0) for k in keys), default=0))
+        if not counts:
+            continue
+        if min(counts) == 0 or min(counts) >= 0.9 * total:
+            continue
+        out.append({"column": "captions", "op": "mentions", "value": " ".join(w.lower() for w in chosen)})
+    return out
+
+
+_SPENT_ON = re.compile(r"\b(?:spen[dt]|spending|pa(?:y|id)|paying|cost)\s+(?:\w+\s+)?(?:on|for)\s+(?:the\s+|my\s+|a\s+)?(?P<obj>[\w-]+)", re.I)
+
+
+#: Nouns that name what is measured of a record, whatever the column is called ("my average
+#: fill-up size": the size of my fill-ups, not the fill-ups that mention a fill-up).
+_MEASURE_NOUNS = frozenset("""size amount cost price length duration distance time number count value weight speed
+pace total sum level reading score""".split())
+
+
+def _after_unit(text: str, word: str) -> bool:
+    """Does ``word`` follow "<unit> of" ("minutes of audiobooks")? Then its run names a subset."""
+    m = re.search(rf"\b(\w+)\s+of\s+(?:the\s+|my\s+)?{re.escape(word)}", text)
+    return bool(m and canonical_unit(m.group(1).lower()))
+
+
+def subset_filters(question: str, periods: list[Period], table: dict[str, Any], column: str | None = None) -> list[dict[str, Any]]:
+    """The rows a question is about: values of text columns it names, then subsets named by the
+    records' own words (see :func:`mention_filters`)."""
+    named = value_filters(question, table)
+    if column:
+        # "how much electricity did I use / did electricity cost": the word names what the table
+        # measures (its kWh column), not the rows whose category it is
+        dims = {dimension_of(c.get("unit")) for c in table["columns"] if c["type"] != "text"}
+        measured = {w for d in dims for w in UNIT_WORDS.get(d or "", "").split()}
+        naming = {v.value.lower() for v in vocabulary_values(question) if set(tokenize(question[v.start:v.end])) & measured}
+        named = [f for f in named if str(f["value"]).lower() not in naming]
+    skip = {w for f in named for w in tokenize(str(f["value"]))} | set((column or "").split("_"))
+    values = {str(f["value"]).lower() for f in named}
+    skip |= {w for f in vocabulary_values(question) if f.value.lower() in values for w in tokenize(question[f.start:f.end])}
+    return named + mention_filters(question, periods, table, skip=skip)
+
+
+#: "€1.80 or more a litre": a price per litre, not one litre
+_PER_UNIT = re.compile(r"[$€£]\s?\d[\d.,]*(?:\s?(?:EUR|USD|GBP))?(?:\s+(?:or\s+)?(?:more|less|above|below|over|under|higher|lower))?\s+"
+                       r"(?P<a>an?)\s+(?:litre|liter|gallon)\b", re.I)
+_ONE_UNIT = re.compile(r"(\b(?:an?|one))\s+(hour|minute|kilometre|kilometer|km|mile|litre|liter|day|week)\b", re.I)
+
+
+def condition_filters(question: str, periods: list[Period], target: Target) -> list[dict[str, Any]]:
+    """Comparisons with a quantity, as filters on the column of matching dimension (in its unit)."""
+    text = _PER_UNIT.sub(lambda m: m.group().replace(m.group("a"), "per"), mask(question, [p.span for p in periods]))
+    text = _ONE_UNIT.sub(lambda m: f"{m.group(1)[:-len(m.group(1).split()[-1])]}1 {m.group(2)}", text)
+    quantities = find_quantities(text)
+    out = []
+    for pattern, op in COMPARATORS:
+        for m in pattern.finditer(text):
+            after = [(s, q) for s, _, q in quantities if 0 <= s - m.end() <= 3] or \
+                    [(s, q) for s, e, q in quantities if 0 <= m.start() - e <= 3 and op in (">=", "<=")]
+            if not after:
+                continue
+            q = after[0][1]
+            column, unit = target.column, target.unit
+            start = after[0][0]
+            per = re.match(r"[^\s]*(?:\s+(?:or\s+)?(?:more|less|above|below|over|under|higher|lower))?\s*(?:a|per|/|each)\s*"
+                           r"(litre|liter|l|gallon|gal)\b", text[start:start + len(q.raw) + 28], re.I)
+            if q.dimension and q.dimension.startswith("currency:") and per:
+                priced = [c for c in target.columns if (c.get("unit") or "").startswith(q.unit or "") and "/" in (c.get("unit") or "")]
+                if priced:
+                    out.append({"column": priced[0]["name"], "op": op, "value": round(q.value, 6)})
+                    continue
+            if q.unit is not None:
+                same = [c for c in target.columns if c.get("unit") and dimension_of(c["unit"]) == q.dimension]
+                if target.unit and dimension_of(target.unit) == q.dimension:
+                    same = [c for c in target.columns if c["name"] == target.column]
+                if same:
+                    column, unit = same[0]["name"], same[0]["unit"]
+            if column is None:
+                continue
+            value = q.value
+            if q.unit and unit and q.unit != unit:
+                try:
+                    value = convert(q.value, q.unit, unit)
+                except (ValueError, KeyError):
+                    pass
+            out.append({"column": column, "op": op, "value": round(value, 6)})
+    return out
+
+
+def period_filters(periods: list[Period]) -> list[dict[str, Any]]:
+    return [p.to_filter() for p in periods if p.start is not None or p.end is not None]

@@ -1,0 +1,330 @@
+"""Arguments for one step of a plan, from the question, the planning context and earlier results.
+
+Each intent fills its tool's arguments from the target column, the filters and - for steps that
+depend on others - the days or values earlier steps found (the day of the extreme row, the day
+of an event, a stated value). None when the rules backend cannot fill them: the step is then
+skipped and reflection decides.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from adamm.nodes.rules.facets import vocabulary_values
+from adamm.nodes.rules.plan_columns import MIN_COLUMN_SCORE, Target, column_by_unit, named_text_column, speed_expression, text_column
+from adamm.nodes.rules.plan_events import AROUND, FACT_REF, event_bound, fact_conditions, stated_fact
+from adamm.nodes.rules.plan_filters import condition_filters, mention_filters, period_filters, subset_filters, value_filters
+from adamm.nodes.rules.plan_intent import DAY_OF, MIN, RANGE_WORDS, SHARE_SPLIT, TREND, WHICH_NOUN, Intent, lists_values
+from adamm.nodes.rules.plan_targets import choose_table, choose_target
+from adamm.nodes.rules.plan_words import GROUP, GROUP_MONTH, mask, word_stem
+from adamm.stores.bm25 import tokenize
+from adamm.stores.timeexpr import Period, find_periods
+
+
+def retrieval_query(question: str, periods: list[Period]) -> str:
+    """The question without its time phrases (the dates go into the scope instead)."""
+    text = " ".join(mask(question, [p.span for p in periods]).split())
+    return text or question
+
+
+def instantiate(step: int, tool: str, question: str, periods: list[Period], intent: Intent,
+                context: dict[str, Any], results: list[dict[str, Any]], encoder: Any) -> tuple[str, dict[str, Any]] | None:
+    """Arguments for ``tool``, step ``step`` of the question's plan, from the question, the
+    context and earlier results; None when the rules backend cannot fill them (the step is then
+    skipped and reflection decides)."""
+    tables = context.get("tables") or []
+    fact = stated_fact(question)
+    if tool == "EventLocate" and fact is not None and step == 0 and intent.kind != "retrieve":
+        return tool, {"query": f"{fact.group('fact')}{fact.group('tail')}", "result_budget": 3, "window": 0}
+    bound = event_bound(question, periods) if fact is None and intent.kind != "retrieve" and (
+        intent.kind != "compare" or AROUND.search(question)) else None
+    if bound is not None and tool == "EventLocate" and step == 0:
+        return tool, {"query": bound.group("clause"), "result_budget": 3, "window": 0}
+    if bound is not None and tool != "EventLocate":
+        day = next((d for r in results for d in r.get("days") or [] if d), None)
+        if day is None:
+            return None
+        rest = question[:bound.start()] + question[bound.end():]
+        if intent.kind == "compare":  # "lower before or after my GP raised my dose": the two sides of that day
+            target = choose_target(encoder, rest, periods, tables)
+            if target is None or target.score < MIN_COLUMN_SCORE:
+                return None
+            side = {"column": "date", "op": "<=" if step <= 1 else ">", "value": day}
+            return "Compute", {"table": target.table, "target": target.column if intent.operator != "count" else "*",
+                               "operator": intent.operator, "column_filters": [*period_filters(periods), side]}
+        call = instantiate(max(step - 1, 0), tool, rest, periods, intent, context, [], encoder)
+        if call is None:
+            return None
+        name, args = call
+        op = {"since": ">", "after": ">", "before": "<"}[bound.group("rel").lower()]  # what was said that day takes effect after it
+        args["column_filters"] = [*(args.get("column_filters") or []), {"column": "date", "op": op, "value": day}]
+        return name, args
+    if fact is not None and tool != "EventLocate" and intent.kind != "retrieve":
+        texts = [t for r in results for t in r.get("texts") or []]
+        if intent.kind == "share":  # the whole condition is the stated value: its table has the value's columns
+            table = next((t for t in tables if fact_conditions(question, texts, t)), None)
+            if table is None:
+                return None
+            scope = SHARE_SPLIT.search(mask(question, [p.span for p in periods]))
+            call = ("Compute", {"table": table["name"], "target": "*", "operator": "share", "column_filters":
+                                period_filters(periods) + (subset_filters(scope.group("scope"), [], table) if scope else []),
+                                "condition": []})
+        elif tool == "Filter":  # "on which days did my power go over my coach's cap": the days past the stated value
+            asked = FACT_REF.sub(" ", question)
+            target = choose_target(encoder, asked, periods, tables)
+            good = target is not None and target.score >= MIN_COLUMN_SCORE
+            # the table the question names, else the one whose columns take the stated value's unit
+            table = next((t for t in tables if good and t["name"] == target.table), None) or next(
+                (t for t in tables if fact_conditions(question, texts, t)), None)
+            if table is None:
+                return None
+            call = ("Filter", {"table": table["name"], "result_budget": 10, "column_filters": period_filters(periods)
+                               + subset_filters(asked, periods, table, target.column if good and target else None)})
+        else:
+            call = instantiate(max(step - 1, 0), tool, FACT_REF.sub(" ", question), periods, intent, context, [], encoder)
+        if call is None or not texts:
+            return None
+        name, args = call
+        table = next((t for t in tables if t["name"] == args.get("table")), None)
+        extra = fact_conditions(question, texts, table) if table else []
+        if not extra:
+            return None
+        key = "condition" if args.get("operator") == "share" else "column_filters"
+        args[key] = [*(args.get(key) or []), *extra]
+        return name, args
+    if tool in ("EventLocate", "SemanticMatch"):
+        args: dict[str, Any] = {"query": retrieval_query(question, periods), "result_budget": 10}
+        bounded = [p for p in periods if p.start or p.end]
+        if bounded:
+            args["start"] = bounded[0].start.isoformat() if bounded[0].start else None
+            args["end"] = bounded[0].end.isoformat() if bounded[0].end else None
+        if tool == "EventLocate":
+            args["window"] = 1
+        else:
+            args["scope"] = "episode"
+        return tool, args
+    kind = intent.kind
+    if kind == "compute" and intent.operator == "count":
+        target = choose_table(encoder, question, periods, tables)
+        if target is None or target.score < MIN_COLUMN_SCORE:
+            return None
+        table = next(t for t in tables if t["name"] == target.table)
+        numeric = choose_target(encoder, question, periods, [table])
+        filters = period_filters(periods) + subset_filters(question, periods, table)
+        if numeric is not None:
+            filters += condition_filters(question, periods, numeric)
+        return "Compute", {"table": target.table, "target": "*", "operator": "count", "column_filters": filters}
+    if kind == "day_of":
+        return _instantiate_day_of(step, question, periods, tables, results, encoder)
+    if kind == "share":
+        return _instantiate_share(question, periods, tables, encoder)
+    if kind == "group":
+        return _instantiate_group(question, periods, intent, tables, encoder)
+    if kind == "values":
+        return _instantiate_values(question, periods, tables, encoder)
+    qstems = {word_stem(w) for w in tokenize(question)}
+    names_text = any(word_stem(w) in qstems for t in tables for c in t["columns"] if c["type"] == "text"
+                     for n in [c["name"], *(c.get("aliases") or [])] for w in n.split("_"))
+    target = choose_target(encoder, question, periods, tables, numeric=not (intent.operator in ("last", "first") and names_text))
+    which = WHICH_NOUN.search(mask(question, [p.span for p in periods]))
+    if intent.operator in ("last", "first") and which and not intent.asks_day:
+        named = [(t, c) for t in tables for c in [named_text_column(t, which.group("noun"))] if c]
+        if named:  # "which team did we play last": the opponent of the latest row
+            target = Target(named[0][0]["name"], named[0][1], None, 1.0, named[0][0]["columns"])
+    valued = [t for t in tables if value_filters(question, t)]
+    lists_days = intent.asks_day or kind == "filter_days"
+    if valued and lists_days and (target is None or target.score < MIN_COLUMN_SCORE or target.table not in {t["name"] for t in valued}):
+        target = Target(valued[0]["name"], "date", None, MIN_COLUMN_SCORE, valued[0]["columns"])  # "when did I shop at X"
+    if target is None or target.score < MIN_COLUMN_SCORE:
+        return None
+    table = next(t for t in tables if t["name"] == target.table)
+    if kind in ("rank", "compute") and intent.operator in ("max", "min") and (speed := speed_expression(question, table)):
+        target = Target(target.table, speed, "km/h", target.score, target.columns)  # "my fastest run": distance over time
+    base = period_filters(periods) + subset_filters(question, periods, table, target.column)
+    if kind in ("compute", "lookup"):
+        return "Compute", {"table": target.table, "target": target.column, "operator": intent.operator,
+                           "column_filters": base + condition_filters(question, periods, target)}
+    if kind == "rank":
+        if intent.operator in ("max", "min"):
+            return "Rank", {"table": target.table, "target": target.column, "order": "desc" if intent.operator == "max" else "asc",
+                            "column_filters": base + condition_filters(question, periods, target), "result_budget": 3}
+        return "Compute", {"table": target.table, "target": target.column, "operator": intent.operator,
+                           "column_filters": base + condition_filters(question, periods, target)}
+    if kind == "filter_days":
+        conditions = condition_filters(question, periods, target) if target.column != "date" else []
+        if not conditions and not subset_filters(question, periods, table):
+            return None
+        return "Filter", {"table": target.table, "column_filters": base + conditions, "result_budget": 10}
+    if kind == "trend":
+        return "Compute", {"table": target.table, "target": target.column, "operator": "trend", "column_filters": base}
+    if kind == "compare":
+        sides = compare_sides(question, periods, table)
+        if sides is None:
+            return None
+        side = sides[min(step, 1)][0]
+        side_words = {w for side, label in sides for w in tokenize(label)}
+        shared = [f for f in subset_filters(question, periods, table, target.column)
+                  if f not in sides[0][0] + sides[1][0] and not set(tokenize(str(f["value"]))) & side_words]
+        return "Compute", {"table": target.table, "target": target.column if intent.operator != "count" else "*",
+                           "operator": intent.operator, "column_filters": side + shared}
+    return None
+
+
+def _instantiate_share(question: str, periods: list[Period], tables: list[dict[str, Any]],
+                       encoder: Any) -> tuple[str, dict[str, Any]] | None:
+    """"What share of my rides were commutes?": Compute share, the scope from the periods and
+    the population, the condition from the predicate (a value, a subset, a comparison)."""
+    m = SHARE_SPLIT.search(mask(question, [p.span for p in periods]))
+    pred = m.group("pred") if m else question
+    scope_text = m.group("scope") if m else ""
+    target = choose_table(encoder, question, periods, tables)
+    if target is None or target.score < MIN_COLUMN_SCORE:
+        return None
+    table = next(t for t in tables if t["name"] == target.table)
+    condition = value_filters(pred, table)
+    numeric = choose_target(encoder, pred, [], [table]) if re.search(r"\d", pred) else None
+    if numeric is None and re.search(r"\d", pred):
+        numeric = column_by_unit(pred, table)  # "were over $50": the one money column
+    if numeric is not None:
+        condition += condition_filters(pred, [], numeric)
+    skip = {w for f in condition for w in tokenize(str(f.get("value", "")))} | {word_stem(w) for w in tokenize(scope_text)}
+    values = {str(f.get("value", "")).lower() for f in condition}
+    skip |= {w for f in vocabulary_values(pred) if f.value.lower() in values for w in tokenize(pred[f.start:f.end])}
+    condition += mention_filters(pred, [], table, skip=skip, whole=True)
+    if not condition:
+        return None
+    scope = period_filters(periods) + (subset_filters(scope_text, [], table) if scope_text else [])
+    return "Compute", {"table": table["name"], "target": "*", "operator": "share", "column_filters": scope,
+                       "condition": condition}
+
+
+_VIRTUAL_GROUPS = {"month": "month", "week": "week", "weekday": "weekday", "year": "year"}
+
+
+def _instantiate_values(question: str, periods: list[Period], tables: list[dict[str, Any]],
+                        encoder: Any) -> tuple[str, dict[str, Any]] | None:
+    """"Which routes did I ride in June?": the column's distinct values in scope, as groups
+    counted (every group is listed), from the table the question's words fit best."""
+    noun = lists_values(question, periods) or ""
+    holders = [t for t in tables if named_text_column(t, noun)]
+    if not holders:
+        return None
+    target = choose_table(encoder, question, periods, holders)
+    table = next((t for t in holders if target and t["name"] == target.table), holders[0])
+    group = named_text_column(table, noun)
+    filters = period_filters(periods) + [f for f in subset_filters(question, periods, table, group) if f.get("column") != group]
+    return "Compute", {"table": table["name"], "target": "*", "operator": "count", "group_by": group,
+                       "order": "desc", "column_filters": filters}
+
+
+def _instantiate_group(question: str, periods: list[Period], intent: Intent, tables: list[dict[str, Any]],
+                       encoder: Any) -> tuple[str, dict[str, Any]] | None:
+    """"Which station did I fill up at most often?", "Which month had my lowest average
+    systolic?": Compute per group, ranked; the group is a column named like the question's
+    noun, a calendar unit, else the table's text column of names."""
+    m = GROUP_MONTH.search(question) or GROUP.search(question)
+    noun = (m.group("noun") if m else "").lower().split()[0] if m else ""
+    if intent.operator == "count":
+        target = choose_table(encoder, question, periods, tables)
+        column = "*"
+    else:
+        target = choose_target(encoder, question, periods, tables)
+        column = target.column if target else None
+    if target is None or target.score < MIN_COLUMN_SCORE:
+        return None
+    table = next(t for t in tables if t["name"] == target.table)
+    if noun in _VIRTUAL_GROUPS:
+        group = _VIRTUAL_GROUPS[noun]
+    else:
+        found = text_column(table, noun)
+        if found is None:
+            return None
+        group = found
+    filters = period_filters(periods) + [f for f in subset_filters(question, periods, table, column)
+                                         if f.get("column") != group]
+    return "Compute", {"table": table["name"], "target": column, "operator": intent.operator, "group_by": group,
+                       "order": "asc" if intent.wants_less else "desc", "column_filters": filters}
+
+
+def compare_sides(question: str, periods: list[Period], table: dict[str, Any]) -> list[tuple[list[dict[str, Any]], str]] | None:
+    """The two things compared, each as (filters, label): two periods, or two text values of
+    one column. The label is the question's own words for the side."""
+    bounded = [p for p in periods if p.start or p.end]
+    if len(bounded) == 1 and RANGE_WORDS.match(bounded[0].phrase) and TREND.search(question):
+        # "rise or fall between February and April": February against April, not one span
+        ends = [q for q in find_periods(re.sub(r"^(?:between|from)\s+", "", bounded[0].phrase, flags=re.I),
+                                        bounded[0].end or bounded[0].start) if q.start]
+        if len(ends) >= 2:
+            bounded = ends[:2]
+    if len(bounded) >= 2:
+        return [([p.to_filter()], _phrase(p.phrase)) for p in bounded[:2]]
+    named = []
+    for c in table["columns"]:
+        if c["type"] != "text":
+            continue
+        for value in c.get("values") or c.get("samples") or []:
+            if re.search(rf"(?<![a-z0-9]){re.escape(str(value).lower())}(?![a-z0-9])", question.lower()):
+                named.append(([{"column": c["name"], "op": "=", "value": value}], str(value)))
+    if len(named) < 2:  # "paperbacks or ebooks": the stored values in other words
+        for f in vocabulary_values(question):
+            for c in table["columns"]:
+                hit = next((v for v in c.get("values") or c.get("samples") or [] if c["type"] == "text"
+                            and str(v).lower() == f.value.lower()), None)
+                if hit is not None and all(hit != side[0][0]["value"] for side in named):
+                    named.append(([{"column": c["name"], "op": "=", "value": hit}], question[f.start:f.end]))
+                    break
+    if len(named) >= 2:
+        return named[:2]
+    m = _EITHER.search(mask(question, [p.span for p in periods]))
+    if m and table.get("vocabulary"):
+        sides = []
+        for part in (m.group("a"), m.group("b")):
+            found = mention_filters(part, [], table, whole=True)
+            if found:
+                sides.append((found[:1], part.strip()))
+        if len(sides) == 2:
+            return sides
+    if len(bounded) == 1:  # "the first week of March or the second": the elided side is the next ordinal
+        p = bounded[0]
+        m = re.search(r"\bor\s+(?:in\s+)?(?:the\s+)?(first|second|third|fourth|last)(?:\s+(week|half))?\b", question, re.I)
+        unit = re.search(r"\b(week|half)\s+(?:of|in)\s+(.+)$", p.phrase, re.I)
+        if m and unit and p.end:
+            phrase = f"the {m.group(1).lower()} {unit.group(1).lower()} of {unit.group(2)}"
+            other = find_periods(phrase, p.end)
+            if other and other[0].start:
+                return [([p.to_filter()], _phrase(p.phrase)), ([other[0].to_filter()], phrase)]
+    return None
+
+
+_EITHER = re.compile(r"(?:\b(?:on|at|for|in|of|with)\s+)?(?:the\s+|my\s+)?(?P<a>[\w'’ -]{2,40}?)\s+or\s+(?:on\s+|at\s+|for\s+|in\s+|of\s+|with\s+)?"
+                     r"(?:the\s+|my\s+)?(?P<b>[\w'’ ()-]{2,60}?)\s*\??$", re.I)
+
+
+def _phrase(text: str) -> str:
+    return re.sub(r"^(?:in|on|during)\s+", "", text.strip())
+
+
+def _instantiate_day_of(step: int, question: str, periods: list[Period], tables: list[dict[str, Any]],
+                        results: list[dict[str, Any]], encoder: Any) -> tuple[str, dict[str, Any]] | None:
+    """"What was X on the day I slept the least?": find the day first, then read X on it."""
+    m = DAY_OF.search(question)
+    if m is None:
+        return None
+    clause = m.group("clause")
+    if step == 0:
+        target = choose_target(encoder, clause, [], tables)
+        if target is None or target.score < MIN_COLUMN_SCORE:
+            return None
+        order = "asc" if MIN.search(clause) else "desc"
+        return "Rank", {"table": target.table, "target": target.column, "order": order,
+                        "column_filters": period_filters(periods), "result_budget": 1}
+    days = [d for r in results for d in r.get("dates", [])]
+    if not days:
+        return None
+    asked = question[: m.start()] + question[m.end():]
+    target = choose_target(encoder, asked, [], tables)
+    if target is None or target.score < MIN_COLUMN_SCORE:
+        return None
+    return "Compute", {"table": target.table, "target": target.column, "operator": "last",
+                       "column_filters": [{"column": "date", "op": "=", "value": days[0]}]}

@@ -1,0 +1,101 @@
+"""A question's words, as every step of the offline planner reads them.
+
+Intent detection, column matching and filters all look past the same things: the time phrases
+(masked: the periods scope the records instead), comparisons with a quantity ("less than 6
+hours": a condition, not a word about the column), stop and intent words, and the irregular
+forms and abbreviations records and questions write differently ("slept" / ``sleep``, ``hr`` /
+"heart rate"). "Which X ... most" (a group question) is read both by intent detection and by
+table choice, so its phrases live here too.
+"""
+
+from __future__ import annotations
+
+import re
+
+from adamm.stores.bm25 import tokenize
+from adamm.stores.quantities import find_quantities
+from adamm.stores.timeexpr import Period
+
+#: Comparison phrases, and the operator of the filter each makes.
+COMPARATORS = [
+    (re.compile(r"\b(?:less|fewer|lower|shorter|smaller)\s+than\b|\bunder\b|\bbelow\b|\bbeneath\b", re.I), "<"),
+    (re.compile(r"\b(?:more|greater|higher|longer|bigger|larger)\s+than\b|\bover\b|\babove\b|\bexceed(?:ing|ed)?\b", re.I), ">"),
+    (re.compile(r"\bat\s+least\b|\bno\s+less\s+than\b|\bor\s+(?:more|higher|greater|above|longer|over)\b", re.I), ">="),
+    (re.compile(r"\bat\s+most\b|\bno\s+more\s+than\b|\bor\s+(?:less|lower|fewer|below|shorter|under)\b|\bup\s+to\b", re.I), "<="),
+]
+
+#: Words that say what the question is about when names are abbreviated or implied by units.
+UNIT_WORDS = {
+    "duration": "time duration hours minutes long slept",
+    "distance": "distance far km kilometers miles",
+    "rate": "heart rate bpm pulse",
+    "percent": "percent percentage share",
+    "concentration": "glucose blood sugar level",
+    "mass": "weight weigh",
+    "energy": "calories energy electricity power kwh",
+    "temperature": "temperature cold colder coldest warm warmer warmest hot hotter hottest degrees",
+    "speed": "speed fast",
+    "pace": "pace",
+    "count": "count number",
+}
+ABBREVIATIONS = {"hr": "heart rate", "avg": "average", "bp": "blood pressure", "temp": "temperature", "dist": "distance",
+                 "qty": "quantity", "amt": "amount", "hrv": "heart rate variability", "kcal": "calories", "bpm": "heart rate"}
+#: Irregular forms, so "slept" finds the sleep column and "ran" the run table.
+LEMMAS = {"slept": "sleep", "ran": "run", "spent": "spend", "paid": "pay", "swam": "swim", "rode": "ride", "ate": "eat",
+          "drank": "drink", "drove": "drive", "bought": "buy", "weighed": "weigh", "walked": "walk", "goals": "score",
+          "goal": "score", "points": "score"}
+_STOP = set("""a an the my our me i we you your is was were are be been did do does have has had of on in at to for with by from across
+and or what which when how many much times day days date dates that this it its there their they log logged record
+recorded reading readings value values track tracked get got during per than over under less more ever all""".split())
+_INTENT_WORDS = set("""average avg mean typical total sum altogether combined overall median highest lowest most least max
+maximum min minimum best worst longest shortest largest smallest biggest top peak greatest recent latest last first
+earliest trend up down increase decrease go going went compare versus vs often number count which list""".split())
+
+#: "which store ... most often", "which month had my lowest average": values per group, ranked
+GROUP = re.compile(r"\bwhich\s+(?:kind\s+of\s+|type\s+of\s+)?(?!(?:day|days|date|dates|night|nights|time|times|one|of)\b)(?P<noun>[a-z][\w-]*)\b(?:(?!\bor\b).)*?\b(?:most(?!\s+recent)|least|"
+                   r"highest|lowest|more|fewer)\b(?:\s+(?:often|frequently))?", re.I)
+GROUP_MONTH = re.compile(r"\bwhich\s+(?P<noun>month|week|weekday|day\s+of\s+the\s+week|year)\s+(?:had|has|was|did|saw|brought)\b"
+                         r"(?:(?!\bor\b).)*$", re.I)
+
+
+def mask(text: str, spans: list[tuple[int, int]]) -> str:
+    """The text with the spans blanked out (same length: positions still hold)."""
+    out = list(text)
+    for a, b in spans:
+        out[a:b] = " " * (b - a)
+    return "".join(out)
+
+
+def has_comparison(text: str) -> bool:
+    """Does the text compare with a quantity ("less than 6 hours")?"""
+    return any(p.search(text) for p, _ in COMPARATORS) and bool(find_quantities(text))
+
+
+def strip_comparisons(text: str) -> str:
+    """The text without its comparison words ("more than" is no "most")."""
+    for pattern, _ in COMPARATORS:
+        text = pattern.sub(" ", text)
+    return text
+
+
+def word_stem(word: str) -> str:
+    """A word without its inflection, so question words meet column names ("readings" -> "read")."""
+    for suffix in ("ings", "ing", "ies", "es", "ed", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            stem = word[: -len(suffix)] + ("y" if suffix == "ies" else "")
+            if suffix in ("ings", "ing", "ed") and len(stem) >= 3 and stem[-1] == stem[-2] and stem[-1] not in "lsz":
+                stem = stem[:-1]  # "running" / "shopped": the doubled consonant of the stem
+            return stem
+    return word
+
+
+def focus_words(question: str, periods: list[Period], named: list[str] | None = None) -> list[str]:
+    """The question's content words: time phrases, comparisons, intent and stop words removed,
+    and values named as filters ("against the Wolves") with their preposition."""
+    text = strip_comparisons(mask(question, [p.span for p in periods]))
+    for value in named or []:
+        text = re.sub(rf"(?:\b(?:against|vs\.?|versus|at|on|from|with|to|for)\s+(?:the\s+)?)?(?<![A-Za-z0-9]){re.escape(value)}(?![A-Za-z0-9])",
+                      " ", text, flags=re.I)
+    for _, _, q in find_quantities(text):
+        text = text.replace(q.raw, " ")
+    return [LEMMAS.get(w, w) for w in tokenize(text) if w not in _STOP and w not in _INTENT_WORDS and not w.isdigit()]
