@@ -35,7 +35,7 @@ values, a log line with 3 more and a reply: 0.6 ms a round).
 Measured quality: on the 2,775 Mem-Gallery rounds (conversation about baking, travel, tech
 ...) 7 rounds yield 10 drafts (``budget`` x4 from "my budget is around $300", a battery app's
 ``design_capacity`` / ``current_capacity``, a caption's ``math`` / ``science`` / ``stem`` scores,
-``incoming_energy`` 100%); on :mod:`adamm.devset` (seeds 0-8) every logged value but the
+``incoming_energy`` 100%); on :mod:`adamm.eval.devset` (seeds 0-8) every logged value but the
 ambiguous "Score 1 · Score 2" renderings is found with its observed day, and its chatter
 rounds yield nothing.
 """

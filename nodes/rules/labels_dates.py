@@ -6,9 +6,9 @@
 morning``, ``today``, ``tonight``, ``3 days ago``, ``on Monday`` / ``last Monday`` = the latest
 such day on or before / strictly before the round; ``last night`` is the night before the
 round: the day before, except for sleep - a night's sleep is dated by the day one wakes up, as
-sleep apps and :mod:`adamm.devset` do, so "last night I slept 6 h" is the round's day). A date
-without a year takes the round's year (the year before when that would put it more than two
-days after the round). Which value a date dates is the scan's business
+sleep apps and :mod:`adamm.eval.devset` do, so "last night I slept 6 h" is the round's day). A
+date without a year takes the round's year (the year before when that would put it more than
+two days after the round). Which value a date dates is the scan's business
 (:mod:`adamm.nodes.rules.labels_scan`); the ``records`` extractor reads its dates with
 :mod:`adamm.nodes.rules.dates` instead.
 """
