@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, Literal, get_args
 
 from adamm.nodes.registry import RULES, registered_models  # RULES: the built-in offline backend
+from adamm.stores.paths import default_home, model_cache_dir
 
 ENV_PREFIX = "ADAMM_"
 
@@ -54,11 +55,6 @@ class ConfigError(ValueError):
 
 def _env_name(name: str) -> str:
     return ENV_PREFIX + name.upper()
-
-
-def default_home() -> str:
-    """The data directory: ``$ADAMM_HOME`` or ``~/.adamm``."""
-    return os.environ.get("ADAMM_HOME") or str(Path("~/.adamm").expanduser())
 
 
 def _env(name: str, default: Any) -> Any:
@@ -312,7 +308,7 @@ class Context:
         return self.home_path / "chroma"
 
     def model_cache_path(self) -> Path:
-        return Path(self.model_cache).expanduser() if self.model_cache else self.home_path / "models"
+        return model_cache_dir(self.model_cache, self.home)
 
 
 # -- value parsing -------------------------------------------------------------------------

@@ -27,6 +27,8 @@ from typing import TYPE_CHECKING, Any, Union
 
 import numpy as np
 
+from adamm.stores.paths import model_cache_dir
+
 if TYPE_CHECKING:  # heavy imports stay out of module import time
     from PIL import Image as PILImage
 
@@ -143,17 +145,36 @@ def _packaged_text_model_path() -> Path:
 TEXT_BACKENDS = ("auto", "onnx", "torch")
 
 
-def default_model_cache() -> Path:
-    """Where derived model files go when nobody says: ``$ADAMM_MODEL_CACHE`` or the data
-    directory's ``models/``."""
-    explicit = os.environ.get("ADAMM_MODEL_CACHE", "").strip()
-    if explicit:
-        return Path(explicit).expanduser()
-    home = os.environ.get("ADAMM_HOME") or "~/.adamm"
-    return Path(home).expanduser() / "models"
+class _LazyModel:
+    """A model loaded on first use, once, whatever the number of threads asking: a process
+    that never embeds (``adamm tables``) never pays for loading one. Subclasses set ``_dim``
+    while loading and return the model from ``_load``."""
+
+    _model: Any = None
+    _dim: int | None = None
+
+    def __init__(self) -> None:
+        self._load_lock = threading.Lock()
+
+    @property
+    def dim(self) -> int:
+        """Embedding dimension (loads the model)."""
+        self._ensure_loaded()
+        assert self._dim is not None
+        return self._dim
+
+    def _ensure_loaded(self) -> Any:
+        if self._model is None:
+            with self._load_lock:
+                if self._model is None:
+                    self._model = self._load()  # set last: other threads take a set _model as loaded
+        return self._model
+
+    def _load(self) -> Any:
+        raise NotImplementedError
 
 
-class TextEncoder:
+class TextEncoder(_LazyModel):
     """Sentence embeddings with an in-process LRU cache.
 
     The same texts are embedded over and over (attribute names during canonicalization, table
@@ -173,18 +194,16 @@ class TextEncoder:
             raise ValueError("cache_size must be >= 0")
         if backend not in TEXT_BACKENDS:
             raise ValueError(f"backend must be one of {', '.join(TEXT_BACKENDS)}, not {backend!r}")
+        super().__init__()
         self.model = model
         self.batch_size = batch_size
         self.cache_size = cache_size
         self.backend = backend
-        self.cache_dir = Path(cache_dir).expanduser() if cache_dir is not None else default_model_cache()
+        self.cache_dir = Path(cache_dir).expanduser() if cache_dir is not None else model_cache_dir()
         #: The backend that actually runs, once loaded ("onnx" or "torch").
         self.runs_on: str | None = None
         #: Texts that reached the model (cache misses), for benchmarks and cost reports.
         self.encoded_texts = 0
-        self._model: Any = None  # the SentenceTransformer or OnnxTextModel, once loaded
-        self._dim: int | None = None
-        self._load_lock = threading.Lock()
         self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
         self._cache_lock = threading.Lock()
 
@@ -210,21 +229,7 @@ class TextEncoder:
             return path.name
         return spec.rsplit("/", 1)[-1]
 
-    @property
-    def dim(self) -> int:
-        """Embedding dimension (loads the model)."""
-        self._ensure_loaded()
-        assert self._dim is not None
-        return self._dim
-
     # loading ----------------------------------------------------------------------------------
-
-    def _ensure_loaded(self) -> Any:
-        if self._model is None:
-            with self._load_lock:
-                if self._model is None:
-                    self._model = self._load()
-        return self._model
 
     def _source(self) -> tuple[str, bool]:
         """Where the model is loaded from, and whether that is a local directory."""
@@ -374,7 +379,7 @@ _OPEN_CLIP_LOCK = threading.Lock()
 _HUB_SCHEMAS = ("hf-hub:", "local-dir:")
 
 
-class ImageEncoder:
+class ImageEncoder(_LazyModel):
     """CLIP / SigLIP image and text towers through open_clip.
 
     ``model`` is an open_clip model name ("ViT-B-32"), an ``hf-hub:`` / ``local-dir:`` spec, or a
@@ -388,14 +393,12 @@ class ImageEncoder:
             raise ValueError("an open_clip model name or config path is required")
         if batch_size < 1:
             raise ValueError("batch_size must be >= 1")
+        super().__init__()
         self.model = str(model)
         self.weights = None if weights is None else str(weights)
         self.batch_size = batch_size
-        self._model: Any = None  # the open_clip model, once loaded
         self._preprocess: Any = None
         self._tokenizer: Any = None
-        self._dim: int | None = None
-        self._load_lock = threading.Lock()
 
     def __repr__(self) -> str:
         return f"ImageEncoder(name={self.name!r}, loaded={self._model is not None})"
@@ -430,23 +433,9 @@ class ImageEncoder:
             source = self.weights
         return f"{self.model_name}:{hashlib.sha1(source.encode('utf-8')).hexdigest()[:8]}"
 
-    @property
-    def dim(self) -> int:
-        """Embedding dimension of the joint image/text space (loads the model)."""
-        self._ensure_loaded()
-        assert self._dim is not None
-        return self._dim
-
     # loading ----------------------------------------------------------------------------------
 
-    def _ensure_loaded(self) -> Any:
-        if self._model is None:
-            with self._load_lock:
-                if self._model is None:
-                    self._load()
-        return self._model
-
-    def _load(self) -> None:
+    def _load(self) -> Any:
         _force_offline()
         _torch_threads()
         import open_clip
@@ -488,7 +477,7 @@ class ImageEncoder:
             with torch.no_grad():
                 dim = int(model.encode_text(tokenizer(["probe"]).to(_device())).shape[-1])
         self._preprocess, self._tokenizer, self._dim = preprocess, tokenizer, dim
-        self._model = model  # last: other threads treat a set _model as "fully loaded"
+        return model
 
     # encoding ---------------------------------------------------------------------------------
 
