@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from adamm.stores import analytic
+from adamm.stores import analytic, analytic_filters
 from adamm.stores.analytic import ToolError, compute, filter_rows, lookup, rank
 from adamm.stores.sql import ColumnSpec, SqlStore
 
@@ -331,10 +331,10 @@ def test_categorical_filters_ignore_case_and_extra_words(both: SqlStore) -> None
 def test_categorical_filters_on_columns_with_many_values(both: SqlStore, monkeypatch: pytest.MonkeyPatch) -> None:
     debit = ["e0", "e1", "e2", "e4", "e8", "e9", "e10"]
     flt = [{"column": "method", "op": "=", "value": "debit card"}]
-    monkeypatch.setattr(analytic, "MAX_DISTINCT", 7)  # 8 distinct methods: read only those sharing a word
+    monkeypatch.setattr(analytic_filters, "MAX_DISTINCT", 7)  # 8 distinct methods: read only those sharing a word
     assert filter_rows(both, MEM, "expenses", flt, 100).sources == debit
     assert filter_rows(both, MEM, "expenses", [{"column": "method", "op": "in", "value": ["cash"]}], 100).sources == ["e6"]
-    monkeypatch.setattr(analytic, "MAX_DISTINCT", 3)  # too many even so: SQL only, every word of the value
+    monkeypatch.setattr(analytic_filters, "MAX_DISTINCT", 3)  # too many even so: SQL only, every word of the value
     assert filter_rows(both, MEM, "expenses", flt, 100).sources == ["e0", "e1", "e4", "e8", "e9"]
     assert filter_rows(both, MEM, "expenses", [{"column": "method", "op": "!=", "value": "debit card"}], 100).sources == [
         "e2", "e3", "e5", "e6", "e7", "e10"]
