@@ -282,8 +282,8 @@ class Memory:
 
     def forget(self, round_ids: Sequence[str] | None = None, session_id: str | None = None, everything: bool = False) -> Any:
         """Delete rounds (by id or by session), or the whole memory, with everything derived
-        from them; returns the ``ForgetReport`` of :func:`adamm.forget.forget`."""
-        from adamm.forget import forget  # noqa: PLC0415 - optional until that module lands
+        from them; returns the ``ForgetReport`` of :func:`adamm.nodes.forget.forget`."""
+        from adamm.nodes.forget import forget  # noqa: PLC0415 - loads the stores' and the hierarchy's code
 
         if isinstance(round_ids, str):
             round_ids = [round_ids]

@@ -1,4 +1,4 @@
-"""The ``forget`` graph: remove rounds and everything derived from them (``adamm/forget.py``).
+"""The ``forget`` graph: remove rounds and everything derived from them (``nodes/forget.py``).
 
     forget_rounds
 
@@ -11,8 +11,8 @@ from typing import Any
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 
-from adamm.forget import forget
 from adamm.nodes.context import Context
+from adamm.nodes.forget import forget
 from adamm.nodes.state import ForgetInput, ForgetOutput, ForgetState
 
 

@@ -5,8 +5,9 @@ Every round becomes an event. The event joins the open episode when the time gap
 closes - its description is written and embedded, and it joins the best topic found through
 the topic vector index (fused similarity ≥ θtopic) or founds one - and a new episode opens.
 The thresholds keep the paper's values; the text cosine is put on their scale first by a
-per-encoder offset (``Context.similarity_offset``: +0.25 for MiniLM, without which a raw 0.60
-left near-singleton episodes - 262 events, 168 episodes, 109 topics on the Baking scenario).
+per-encoder offset (``Context.similarity_offset``): small sentence encoders give related texts
+lower cosines than the paper's encoder, and without the offset nearly every event would found
+its own episode and nearly every episode its own topic.
 
 Representations: each node has a text vector and, when it or its children have images, a
 visual vector (the L2-normalized mean over image-bearing children). While an episode is open its
@@ -16,10 +17,16 @@ describer calls stay one per episode. Only the new event's ancestors change.
 
 Units live in three spaces, ``events``, ``episodes`` and ``topics`` (SQL text for BM25, text
 vectors in ``<space>.text``, visual vectors in ``<space>.visual``).
+
+Removing events (forgetting rounds, or rolling back a batch that died while writing the
+hierarchy) is hierarchy code too: the episodes and topics above them are rebuilt from what
+remains with the same pooling and descriptions insertion uses, so a rebuilt node is the node
+insertion would have made.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -36,7 +43,7 @@ from adamm.stores.fusion import mean_pool
 from adamm.stores.hierarchy import fused_similarity, gap_hours, joins_episode, joins_topic, similarity_offset, summarize
 from adamm.stores.records import Round
 from adamm.stores.sql_models import NodeRecord
-from adamm.stores.units import Unit
+from adamm.stores.units import Unit, text_space
 
 EVENTS, EPISODES, TOPICS = "events", "episodes", "topics"
 SPACE_OF_LEVEL = {"event": EVENTS, "episode": EPISODES, "topic": TOPICS}
@@ -49,16 +56,12 @@ PARTS_SPACE = "events.parts"
 #: Topics compared with a closing episode (found by the topic vector index, then fused).
 TOPIC_CANDIDATES = 5
 #: A topic's description is regenerated from its most recent episodes only, so closing an
-#: episode costs the same at 20k rounds as at 1k (a long-lived topic can hold thousands).
+#: episode costs the same however long the history (a long-lived topic can hold thousands).
 TOPIC_DESCRIBE_EPISODES = 24
 
 
 def visual_space(space: str) -> str:
     return f"{space}.visual"
-
-
-def text_space(space: str) -> str:
-    return f"{space}.text"
 
 
 def centroid_space(space: str) -> str:
@@ -75,8 +78,6 @@ def insert_hierarchy(state: IngestState, runtime: Runtime[Context]) -> dict[str,
     with timed("insert_hierarchy") as cost:
         counts = {"events": 0, "episodes_opened": 0, "topics_founded": 0, "images_embedded": 0}
         if pending:
-            from adamm.forget import repair_interrupted  # noqa: PLC0415 - forget builds on this module
-
             repair_interrupted(ctx, backends(ctx), memory_id, pending)  # a batch that died mid-write
             h = _Hierarchy(ctx, backends(ctx), memory_id, entries)
             rounds = h.b.sql.get_rounds(memory_id, pending)
@@ -352,6 +353,176 @@ class _Hierarchy:
             if seen:
                 self.b.vectors.upsert(self.memory_id, visual_space(space), [n.rec.node_id for n in seen],
                                       np.stack([n.visual for n in seen]), [_meta(n.rec) for n in seen])
+
+
+# -- removal, rebuilding and repair ---------------------------------------------------------------
+
+
+def count_vectors(b: Backends, memory_id: str, space: str, ids: Sequence[str]) -> int:
+    """How many of ``ids`` have a vector in ``space``."""
+    return len(b.vectors.get(memory_id, space, list(ids))) if ids else 0
+
+
+def remove_nodes(b: Backends, memory_id: str, nodes: Sequence[NodeRecord]) -> Counter[str]:
+    """Delete nodes of any level: SQL record, unit (BM25), text / visual / centroid vectors.
+    Returns the units and vectors removed."""
+    removed: Counter[str] = Counter()
+    by_level: dict[str, list[str]] = {}
+    for n in nodes:
+        by_level.setdefault(n.level, []).append(n.node_id)
+    for level, node_ids in by_level.items():
+        space = SPACE_OF_LEVEL[level]
+        for vspace in (text_space(space), visual_space(space), centroid_space(space)):
+            removed["vectors"] += count_vectors(b, memory_id, vspace, node_ids)
+            b.vectors.delete(memory_id, vspace, node_ids)
+        if level == "event":
+            event_parts = [pid for n in nodes if n.level == "event" for pid in part_ids(n)]
+            removed["vectors"] += count_vectors(b, memory_id, PARTS_SPACE, event_parts)
+            b.vectors.delete(memory_id, PARTS_SPACE, event_parts)
+        removed["units"] += len(b.sql.units(memory_id, space, node_ids))
+        b.units.remove(memory_id, space, node_ids)
+        b.sql.delete_nodes(memory_id, node_ids)
+    return removed
+
+
+def rebuild(ctx: Context, b: Backends, memory_id: str, node_ids: set[str]) -> Counter[str]:
+    """Recompute the given episodes and topics (and the topics above those episodes) from their
+    remaining children, removing those left without any. Returns what was rebuilt and removed,
+    per level (``episodes``, ``episodes_rebuilt``, ``topics``, ``topics_rebuilt``), and the
+    units and vectors removed."""
+    episodes, topics = _rebuild_scope(b, memory_id, node_ids)
+    return _rebuild_levels(ctx, b, memory_id, episodes, topics)
+
+
+def repair_interrupted(ctx: Context, b: Backends, memory_id: str, pending: Sequence[str]) -> int:
+    """Roll back the hierarchy of a batch that died while writing it, so it is inserted again.
+
+    Pending rounds that already have events, at the end of the history (after every derived
+    round), are what an interrupted run leaves: their events are removed, the episodes and
+    topics that run touched are rebuilt from what remains, and the latest episode is reopened -
+    the state before that batch. Pending rounds in the middle of the history (updated rounds)
+    are left to the hierarchy's refresh-in-place. Returns the number of events rolled back.
+    """
+    if not pending:
+        return 0
+    events = b.sql.nodes(memory_id, "event", node_ids=[f"ev:{rid}" for rid in pending])
+    if not events:
+        return 0
+    last_derived = b.sql.last_derived_order(memory_id)
+    since = b.sql.first_ingested(memory_id, pending)
+    tail = [e for e in events if last_derived is None or (e.first_order is not None and e.first_order > last_derived)]
+    if not tail:
+        return 0
+    touched = {e.parent_id for e in tail if e.parent_id}
+    touched |= {n.node_id for n in b.sql.nodes(memory_id) if n.level != "event" and since is not None and n.updated_at >= since}
+    remove_nodes(b, memory_id, tail)
+    episodes, topics = _rebuild_scope(b, memory_id, touched)
+    _reopen_latest(b, memory_id, episodes, topics)
+    _rebuild_levels(ctx, b, memory_id, episodes, topics)
+    return len(tail)
+
+
+def _rebuild_scope(b: Backends, memory_id: str, node_ids: set[str]) -> tuple[list[NodeRecord], set[str]]:
+    """The episodes among ``node_ids``, and the topics among them or above those episodes."""
+    nodes = b.sql.nodes(memory_id, node_ids=sorted(node_ids)) if node_ids else []
+    episodes = [n for n in nodes if n.level == "episode"]
+    topics = {n.node_id for n in nodes if n.level == "topic"} | {e.parent_id for e in episodes if e.parent_id}
+    return episodes, topics
+
+
+def _reopen_latest(b: Backends, memory_id: str, episodes: list[NodeRecord], topics: set[str]) -> None:
+    """The state before an interrupted batch: the latest episode with events open and in no
+    topic (added to ``episodes``, its former topic to ``topics``); any other open one closed."""
+    with_events = [n for n in b.sql.nodes(memory_id, "episode") if b.sql.nodes(memory_id, "event", parent_id=n.node_id)]
+    latest = max(with_events, key=lambda n: (n.last_order if n.last_order is not None else -1), default=None)
+    if latest is not None and (not latest.is_open or latest.parent_id):
+        mine = next((e for e in episodes if e.node_id == latest.node_id), None)
+        if mine is None:
+            episodes.append(latest)
+            mine = latest
+        if mine.parent_id:
+            topics.add(mine.parent_id)
+        mine.is_open, mine.parent_id = True, None
+    for ep in episodes:  # any other open episode closes (only one is ever open)
+        if latest is not None and ep.node_id != latest.node_id and ep.is_open:
+            ep.is_open = False
+
+
+def _rebuild_levels(ctx: Context, b: Backends, memory_id: str, episodes: list[NodeRecord], topics: set[str]) -> Counter[str]:
+    """Episodes first, in history order, then the topics - which read their episodes back."""
+    counts: Counter[str] = Counter()
+    _rebuild_level(ctx, b, memory_id, "episode", sorted(episodes, key=lambda n: n.first_order if n.first_order is not None else -1), counts)
+    _rebuild_level(ctx, b, memory_id, "topic", b.sql.nodes(memory_id, "topic", node_ids=sorted(t for t in topics if t)), counts)
+    return counts
+
+
+def _rebuild_level(ctx: Context, b: Backends, memory_id: str, level: str, parents: Sequence[NodeRecord], counts: Counter[str]) -> None:
+    """Recompute episodes or topics from their remaining children, or remove those left without
+    any: dates, orders and images, centroid and visual vectors replayed in history order, the
+    description regenerated (an open episode's only in ``describe_mode="eager"``)."""
+    child_level = "event" if level == "episode" else "episode"
+    child_space = SPACE_OF_LEVEL[child_level]
+    # a child's contribution to the centroid: an event's text vector, an episode's centroid
+    pooled_space = text_space(child_space) if child_level == "event" else centroid_space(child_space)
+    h = _Hierarchy(ctx, b, memory_id, [])
+    h.dirty.clear()
+    empty: list[NodeRecord] = []
+    for rec in parents:
+        kids = b.sql.nodes(memory_id, child_level, parent_id=rec.node_id)
+        if not kids:
+            empty.append(rec)
+            counts[f"{level}s"] += 1
+            continue
+        ids = [k.node_id for k in kids]
+        vectors = b.vectors.get(memory_id, pooled_space, ids)
+        visuals = b.vectors.get(memory_id, visual_space(child_space), ids)
+        node = _Node(rec, None, None)
+        _recompute(rec, kids)
+        centroid, visual, nv = _pool(b, kids, vectors, visuals)
+        node.centroid, node.visual, node.children, node.visual_children = centroid, visual, len(kids), nv
+        rec.has_visual = visual is not None
+        if level == "episode":
+            node.unit_text = _Hierarchy._open_text(kids)
+        if level == "topic" or not rec.is_open or ctx.describe_mode == "eager":
+            h._describe(node, level=level, texts=[k.description for k in kids])
+        else:
+            rec.description = ""
+        h.dirty[rec.node_id] = node
+        counts[f"{level}s_rebuilt"] += 1
+    if empty:
+        counts.update(remove_nodes(b, memory_id, empty))
+    if h.dirty:
+        h.flush()
+        for n in h.dirty.values():  # a node whose images were all forgotten loses its visual vector
+            if n.visual is None:
+                b.vectors.delete(memory_id, visual_space(SPACE_OF_LEVEL[n.rec.level]), [n.rec.node_id])
+
+
+def _recompute(rec: NodeRecord, kids: Sequence[NodeRecord]) -> None:
+    """Dates, orders and images of a node from its children (in history order)."""
+    starts = [k.start_time for k in kids if k.start_time is not None]
+    ends = [k.end_time for k in kids if k.end_time is not None]
+    firsts = [k.first_order for k in kids if k.first_order is not None]
+    lasts = [k.last_order for k in kids if k.last_order is not None]
+    rec.start_time, rec.end_time = (min(starts) if starts else None), (max(ends) if ends else None)
+    rec.first_order, rec.last_order = (min(firsts) if firsts else None), (max(lasts) if lasts else None)
+    rec.image_ids = [i for k in kids for i in k.image_ids]
+
+
+def _pool(b: Backends, kids: list[NodeRecord], texts: dict[str, Any], visuals: dict[str, Any]) -> tuple[Any, Any, int]:
+    """A parent's text centroid and visual mean from its children's stored vectors (text or
+    centroid, and visual where a child has one); a child whose text vector is missing is
+    embedded from its description. Returns (centroid, visual, children with a visual)."""
+    centroid, visual, nv = None, None, 0
+    for i, k in enumerate(kids):
+        vec = texts.get(k.node_id)
+        if vec is None:
+            vec = b.text_encoder.encode_one(k.description)
+        centroid = _running_mean(centroid, vec, i)
+        if k.node_id in visuals:
+            visual = _running_mean(visual, visuals[k.node_id], nv)
+            nv += 1
+    return centroid, visual, nv
 
 
 def _event_text(rnd: Round) -> str:

@@ -112,7 +112,7 @@ class ForgetInput(TypedDict):
 
 
 class ForgetOutput(TypedDict):
-    """What was removed, per kind (``adamm.forget.ForgetReport``)."""
+    """What was removed, per kind (``adamm.nodes.forget.ForgetReport``)."""
 
     memory_id: str
     forgotten: dict[str, Any]

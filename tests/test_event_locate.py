@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from adamm.forget import forget
 from adamm.graphs.ingest import graph as ingest
 from adamm.nodes.backends import backends
 from adamm.nodes.context import Context
+from adamm.nodes.forget import forget
 from adamm.nodes.hierarchy import PARTS_SPACE
 from adamm.nodes.retrieval import event_locate
 

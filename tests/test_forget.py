@@ -10,12 +10,13 @@ import pytest
 
 from adamm.cli import main
 from adamm.memory import Memory
-from adamm.forget import forget
 from adamm.graphs.ingest import graph as ingest
 from adamm.nodes.backends import Backends, backends
 from adamm.nodes.context import Context
-from adamm.nodes.hierarchy import EPISODES, EVENTS, IMAGES_VISUAL_SPACE, SPACE_OF_LEVEL, centroid_space, text_space, visual_space
+from adamm.nodes.forget import forget
+from adamm.nodes.hierarchy import EPISODES, EVENTS, IMAGES_VISUAL_SPACE, SPACE_OF_LEVEL, centroid_space, visual_space
 from adamm.nodes.ingest import ROUNDS_SPACE, InputError
+from adamm.stores.units import text_space
 
 CHAT = ["We baked cookies at 180 C today.", "Walked the puppy Biscuit in the park.",
         "Bought a new blue bike for commuting.", "Planted tomatoes on the balcony."]

@@ -13,10 +13,10 @@ import pytest
 
 from adamm.cli import main
 from adamm.memory import Memory
-from adamm.forget import forget
 from adamm.graphs.ingest import graph as ingest
 from adamm.nodes.backends import backends
 from adamm.nodes.context import Context
+from adamm.nodes.forget import forget
 from adamm.nodes.ingest import InputError
 from adamm.nodes.retrieval import children, event_locate, raw_rounds, semantic_match
 from adamm.stores import analytic
