@@ -5,29 +5,26 @@ similarity by Eq. 13 where the node has images (the query reaches image vectors 
 image encoder's text branch) - and a BM25 ranking, combined by Reciprocal Rank Fusion.
 ``retrieval_mode`` selects dense or BM25 alone for ablations.
 
-EventLocate ranks events (rounds) in three steps. Figures: recall@10 on the Mem-Gallery split
-(1,016 questions; ``benchmarks/bench_recall.py``), where flat hybrid RRF over the same rounds
-gets 82.6 and EventLocate 87.9; each "without" figure is EventLocate minus that one thing.
+EventLocate ranks events (rounds) in three steps; each was kept because recall@10 on the
+Mem-Gallery split (``benchmarks/bench_recall.py`` measures it) fell without it, and
+EventLocate beats flat hybrid RRF over the same rounds.
 
 1. *Own relevance*: RRF of the dense ranking - the whole round and, at half weight, its best
    part (the user's words or one image caption, ``PARTS_SPACE``), so a question about one
-   photo is not diluted by the dialogue around it (without parts: 86.5) -, BM25, and for a
-   query that carries an image, its caption against stored captions. Answer-format
-   instructions ("Return in the format YYYY-MM-DD.") are dropped from the query first
-   (without: 87.5).
+   photo is not diluted by the dialogue around it -, BM25, and for a query that carries an
+   image, its caption against stored captions. Answer-format instructions ("Return in the
+   format YYYY-MM-DD.") are dropped from the query first.
 2. *Conversation context* (``context_boost``): each event gains ``context_weight`` times the
    best own score in its conversation, and every round of the ``CONTEXT_GROUPS`` best
-   conversations is scored, matched or not (without: 83.3). Evidence clusters - knowing the
-   right conversation would lift flat hybrid to 92.5 - and follow-ups ("here's another photo
-   of it") share no words with the question. The hierarchy's episodes, which split a
-   conversation further, did worse as the context (about 0.5 lower), as did every softer use
-   of them tried before (episode centroid in the dense score, episode ranking as a third RRF
-   list, neighbour smoothing) - but for rounds logged without a session id, their episode is
-   the context (recall 87.0 against 83.3 with no context, when the split's session ids are
-   withheld).
+   conversations is scored, matched or not. Evidence clusters - knowing the right
+   conversation would lift flat hybrid well above either - and follow-ups ("here's another
+   photo of it") share no words with the question. The hierarchy's episodes, which split a
+   conversation further, did worse as the context, as did every softer use of them tried
+   before (episode centroid in the dense score, episode ranking as a third RRF list,
+   neighbour smoothing) - but for rounds logged without a session id, their episode is the
+   context (better than no context, when the split's session ids are withheld).
 3. *Sequence questions* ("did A happen before B?") are also located side by side and the
-   three rankings fused, so the second event's conversation is not crowded out (temporal
-   questions 78.4 -> 79.9).
+   three rankings fused, so the second event's conversation is not crowded out.
 
 Progressive disclosure: ``children`` opens a topic into episodes and an episode into events;
 ``raw_rounds`` reads the rounds themselves - the only call that touches raw text, so the query
@@ -44,10 +41,11 @@ import numpy as np
 
 from adamm.nodes.backends import Backends, backends
 from adamm.nodes.context import Context
-from adamm.nodes.hierarchy import EPISODES, EVENTS, PARTS_SPACE, SPACE_OF_LEVEL, text_space, visual_space
+from adamm.nodes.hierarchy import EPISODES, EVENTS, PARTS_SPACE, SPACE_OF_LEVEL, visual_space
 from adamm.stores.fusion import context_boost, late_fusion, part_similarity, rrf
 from adamm.stores.querytext import IMAGE_MARK, sequence_sides, split_image_caption, strip_answer_format
 from adamm.stores.records import DEFAULT_SESSION, Round
+from adamm.stores.units import text_space
 
 Scope = Literal["topic", "episode", "event"]
 
