@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import date, datetime
+from datetime import datetime
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
@@ -27,6 +27,7 @@ from adamm.nodes.context import Context
 from adamm.nodes.retrieval import RetrievedUnit, event_locate, semantic_match
 from adamm.stores import analytic
 from adamm.stores.analytic import ToolError
+from adamm.stores.records import parse_time
 
 ANALYTIC_TOOLS = ("Lookup", "Filter", "Compute", "Rank")
 RETRIEVAL_TOOLS = ("SemanticMatch", "EventLocate")
@@ -67,14 +68,28 @@ class _Args(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+#: The widest budgets a caller may ask for: a host agent's own tool loop may read this much;
+#: the query graph's planner gets the tighter ``PLANNER_LIMITS`` (its evidence budget is shared).
+MAX_RESULT_BUDGET = 100
+MAX_WINDOW = 20
+PLANNER_LIMITS = {"result_budget": 10, "window": 3}
+
+
+def _budget(default: int = 10, what: str = "Most rows or units to return.") -> Any:
+    return Field(default, ge=1, le=MAX_RESULT_BUDGET, description=what)
+
+
 class FilterSpec(_Args):
     """``{column, op, value}``, or ``{any: [{column, op, value}, ...]}`` - rows meeting at least
     one of them ("systolic or diastolic above the target")."""
 
-    column: str | None = Field(default=None, min_length=1, max_length=100)
-    op: str = Field(default="=", max_length=20)
-    value: Any = None
-    any: list[FilterSpec] | None = Field(default=None, min_length=2, max_length=10)
+    column: str | None = Field(default=None, min_length=1, max_length=100,
+                               description="Column name as listed for the table (also: date, time, source).")
+    op: str = Field(default="=", max_length=20, description="One of = != < <= > >= between in contains mentions is_null not_null.")
+    value: Any = Field(default=None, description="The value; [low, high] for between, a list for in; "
+                                                 "omit for is_null / not_null (a null value with = means is_null).")
+    any: list[FilterSpec] | None = Field(default=None, min_length=2, max_length=10,
+                                         description="Instead of column/op/value: rows meeting at least one of these filters.")
 
     @field_validator("value")
     @classmethod
@@ -94,54 +109,91 @@ class FilterSpec(_Args):
     def to_dict(self) -> dict[str, Any]:
         if self.any is not None:
             return {"any": [f.to_dict() for f in self.any]}
+        if self.value is None and self.op in ("=", "is_null", "not_null"):  # nothing to compare with: a null test
+            return {"column": self.column, "op": self.op if self.op != "=" else "is_null"}
         return {"column": self.column, "op": self.op, "value": self.value}
 
 
+def _when(value: str | None, arg: str) -> str | None:
+    """An ISO date or time, checked now so that a bad one is the caller's error to fix."""
+    if value is not None:
+        try:
+            parse_time(value)
+        except (TypeError, ValueError):
+            raise ValueError(f"{arg}: expected an ISO date or time, got {value!r}") from None
+    return value
+
+
+class _Period(_Args):
+    start: str | None = Field(default=None, max_length=40, description="Only what overlaps this ISO date/time or later.")
+    end: str | None = Field(default=None, max_length=40, description="Only what overlaps this ISO date/time or earlier "
+                                                                    "(a bare date: through the end of that day).")
+
+    @field_validator("start", "end")
+    @classmethod
+    def _iso(cls, v: str | None, info: Any) -> str | None:
+        return _when(v, info.field_name)
+
+
 class LookupArgs(_Args):
-    table: str = Field(min_length=1, max_length=100)
-    key_values: dict[str, Any] = Field(min_length=1, max_length=20)
-    result_budget: int = Field(default=10, ge=1, le=10)
+    table: str = Field(min_length=1, max_length=100, description="Table name, e.g. sleep_log (an unknown name is "
+                                                                 "answered with the list of tables).")
+    key_values: dict[str, Any] = Field(min_length=1, max_length=20, description='Column -> value that rows must equal, '
+                                                                                'e.g. {"date": "2025-03-05"}.')
+    result_budget: int = _budget()
 
 
 class FilterArgs(_Args):
-    table: str = Field(min_length=1, max_length=100)
-    column_filters: list[FilterSpec] = Field(default_factory=list, max_length=20)
-    result_budget: int = Field(default=10, ge=1, le=10)
+    table: str = Field(min_length=1, max_length=100, description="Table name.")
+    column_filters: list[FilterSpec] = Field(default_factory=list, max_length=20,
+                                             description="Conditions every returned row satisfies.")
+    result_budget: int = _budget()
 
 
 class ComputeArgs(_Args):
-    table: str = Field(min_length=1, max_length=100)
-    target: str = Field(min_length=1, max_length=300)
-    operator: str = Field(min_length=1, max_length=30)
-    column_filters: list[FilterSpec] = Field(default_factory=list, max_length=20)
-    group_by: str | None = Field(default=None, min_length=1, max_length=100)
-    order: Literal["desc", "asc"] = "desc"
-    condition: list[FilterSpec] | None = Field(default=None, max_length=20)
+    table: str = Field(min_length=1, max_length=100, description="Table name.")
+    target: str = Field(min_length=1, max_length=300, description="A column, an arithmetic expression over columns "
+                                                                  "(e.g. total_sleep - deep_sleep), or * to count rows.")
+    operator: Literal[analytic.COMPUTE_OPS] = Field(description="What to compute.")  # type: ignore[valid-type]
+    column_filters: list[FilterSpec] = Field(default_factory=list, max_length=20,
+                                             description="Optional conditions on the rows the value is computed over.")
+    group_by: str | None = Field(default=None, min_length=1, max_length=100,
+                                 description="Compute per group and rank the groups: a column, or month / day / weekday / year.")
+    order: Literal["desc", "asc"] = Field(default="desc", description="With group_by: desc ranks the highest value "
+                                                                       "first, asc the lowest.")
+    condition: list[FilterSpec] | None = Field(default=None, max_length=20,
+                                               description="For operator share only: what the rows in scope must meet "
+                                                           "to count (e.g. [{column: result, op: =, value: win}]).")
+    result_budget: int = _budget(what="Most rows to show; with group_by, most groups.")
+
+    @field_validator("operator", mode="before")
+    @classmethod
+    def _canonical(cls, v: Any) -> Any:
+        """A synonym a model may well write ("average", "total") is the operator it means."""
+        return analytic.compute_operator(v) if isinstance(v, str) else v
 
 
 class RankArgs(_Args):
-    table: str = Field(min_length=1, max_length=100)
-    target: str = Field(min_length=1, max_length=300)
-    order: Literal["desc", "asc"] = "desc"
-    column_filters: list[FilterSpec] = Field(default_factory=list, max_length=20)
-    result_budget: int = Field(default=3, ge=1, le=10)
+    table: str = Field(min_length=1, max_length=100, description="Table name.")
+    target: str = Field(min_length=1, max_length=300, description="Column or expression to order by.")
+    order: Literal["desc", "asc"] = Field(default="desc", description="desc: highest first; asc: lowest first.")
+    column_filters: list[FilterSpec] = Field(default_factory=list, max_length=20, description="Optional conditions on the rows.")
+    result_budget: int = _budget(3)
 
 
-class SemanticMatchArgs(_Args):
-    query: str = Field(min_length=1, max_length=2000)
-    scope: Literal["topic", "episode", "event"] = "event"
-    result_budget: int = Field(default=5, ge=1, le=10)
-    start: date | None = None
-    end: date | None = None
-    within: str | None = Field(default=None, max_length=300)
+class SemanticMatchArgs(_Period):
+    query: str = Field(min_length=1, max_length=2000, description="What to look for, in words.")
+    scope: Literal["topic", "episode", "event"] = Field(default="event", description="topic: broad themes; episode: a "
+                                                                                      "stretch of conversation; event: one round.")
+    result_budget: int = _budget(5)
+    within: str | None = Field(default=None, max_length=300, description="node_id of a topic or episode to search "
+                                                                         "inside (drill-down).")
 
 
-class EventLocateArgs(_Args):
-    query: str = Field(min_length=1, max_length=2000)
-    result_budget: int = Field(default=5, ge=1, le=10)
-    window: int = Field(default=1, ge=0, le=3)
-    start: date | None = None
-    end: date | None = None
+class EventLocateArgs(_Period):
+    query: str = Field(min_length=1, max_length=2000, description="The moment to find, in words.")
+    result_budget: int = _budget(5)
+    window: int = Field(default=1, ge=0, le=MAX_WINDOW, description="Rounds before and after each event to include as context.")
 
 
 ARG_MODELS: dict[str, type[_Args]] = {
@@ -156,18 +208,23 @@ def enabled_tools(ctx: Context) -> tuple[str, ...]:
     return tools
 
 
-def validate_call(ctx: Context, tool: Any, args: Any) -> _Args:
-    """The validated argument object of a call, or ToolError naming what is wrong."""
+def validate_call(ctx: Context, tool: Any, args: Any, limits: dict[str, int] = PLANNER_LIMITS) -> _Args:
+    """The validated argument object of a call, or ToolError naming what is wrong; ``limits``
+    caps fields (the planner's budgets) below what the argument models allow a host agent."""
     allowed = enabled_tools(ctx)
     if not isinstance(tool, str) or tool not in allowed:
         raise ToolError(f"unknown or disabled tool {str(tool)[:60]!r}; tools: {', '.join(allowed) or '(none)'}")
     if not isinstance(args, dict):
         raise ToolError(f"{tool}: arguments must be an object, got {type(args).__name__}")
     try:
-        return ARG_MODELS[tool].model_validate(args)
+        valid = ARG_MODELS[tool].model_validate(args)
     except ValidationError as exc:
         problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'arguments'}: {e['msg']}" for e in exc.errors()[:5])
         raise ToolError(f"{tool}: {problems}") from None
+    over = [f"{name}: must be at most {cap}" for name, cap in limits.items() if getattr(valid, name, 0) > cap]
+    if over:
+        raise ToolError(f"{tool}: {'; '.join(over)}")
+    return valid
 
 
 def run_call(ctx: Context, memory_id: str, tool: str, args: _Args, budget: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:
@@ -180,15 +237,15 @@ def run_call(ctx: Context, memory_id: str, tool: str, args: _Args, budget: int) 
         res = analytic.lookup(sql, memory_id, args.table, args.key_values, min(args.result_budget, budget))
         return _row_units(sql, memory_id, res), _summary(res)
     if isinstance(args, FilterArgs):
-        res = analytic.filter_rows(sql, memory_id, args.table, _filters(args.column_filters), min(args.result_budget, budget))
+        res = analytic.filter_rows(sql, memory_id, args.table, filter_dicts(args.column_filters), min(args.result_budget, budget))
         return _row_units(sql, memory_id, res), _summary(res)
     if isinstance(args, ComputeArgs):
-        res = analytic.compute(sql, memory_id, args.table, args.target, args.operator, _filters(args.column_filters),
+        res = analytic.compute(sql, memory_id, args.table, args.target, args.operator, filter_dicts(args.column_filters),
                                result_budget=MAX_ROWS_SHOWN, group_by=args.group_by, order=args.order,
-                               condition=_filters(args.condition) if args.condition is not None else None)
+                               condition=filter_dicts(args.condition))
         return [_compute_unit(sql, memory_id, res)], _summary(res)
     if isinstance(args, RankArgs):
-        res = analytic.rank(sql, memory_id, args.table, args.target, args.order, _filters(args.column_filters),
+        res = analytic.rank(sql, memory_id, args.table, args.target, args.order, filter_dicts(args.column_filters),
                             min(args.result_budget, budget))
         return _row_units(sql, memory_id, res), _summary(res)
     if isinstance(args, (SemanticMatchArgs, EventLocateArgs)):
@@ -199,10 +256,10 @@ def run_call(ctx: Context, memory_id: str, tool: str, args: _Args, budget: int) 
             return event_locate(ctx, memory_id, args.query, min(args.result_budget, budget), args.window,
                                 time_range=time_range)
 
-        time_range = _range(args.start, args.end)
-        found = search(time_range)
+        period = time_range(args.start, args.end)
+        found = search(period)
         summary: dict[str, Any] = {"units": len(found), "matched": len(found)}
-        if not found and time_range is not None:
+        if not found and period is not None:
             # nothing was said in the period: the question's date may be when the thing happened
             # ("a snowy day last year"), not when it was talked about, so search all of it
             found = search(None)
@@ -217,15 +274,21 @@ def run_call(ctx: Context, memory_id: str, tool: str, args: _Args, budget: int) 
 # -- shaping --------------------------------------------------------------------------------------
 
 
-def _filters(specs: list[FilterSpec]) -> list[dict[str, Any]]:
-    return [s.to_dict() for s in specs]
+def filter_dicts(specs: list[FilterSpec] | None) -> list[dict[str, Any]] | None:
+    """Filters as the analytic tools take them (None stays None: no filter given)."""
+    return None if specs is None else [s.to_dict() for s in specs]
 
 
-def _range(start: date | None, end: date | None) -> tuple[datetime | None, datetime | None] | None:
+def time_range(start: str | None, end: str | None) -> tuple[datetime | None, datetime | None] | None:
+    """The period of ``start`` / ``end`` (ISO dates or times); a bare end date runs through the
+    end of that day."""
     if start is None and end is None:
         return None
-    return (datetime.combine(start, datetime.min.time()) if start else None,
-            datetime.combine(end, datetime.max.time()) if end else None)
+    lo = parse_time(_when(start, "start")) if start else None
+    hi = parse_time(_when(end, "end")) if end else None
+    if hi is not None and len(end or "") == 10:
+        hi = hi.replace(hour=23, minute=59, second=59, microsecond=999999)
+    return lo, hi
 
 
 def _summary(res: analytic.ToolResult) -> dict[str, Any]:
@@ -362,5 +425,6 @@ def _retrieved_unit(u: RetrievedUnit, tool: str) -> dict[str, Any]:
     }
 
 
-__all__ = ["ALL_TOOLS", "ANALYTIC_TOOLS", "ARG_MODELS", "RETRIEVAL_TOOLS", "TOOL_SPECS", "ToolError", "ToolName",
-           "enabled_tools", "run_call", "validate_call"]
+__all__ = ["ALL_TOOLS", "ANALYTIC_TOOLS", "ARG_MODELS", "MAX_RESULT_BUDGET", "PLANNER_LIMITS", "RETRIEVAL_TOOLS", "TOOL_SPECS",
+           "ComputeArgs", "EventLocateArgs", "FilterArgs", "FilterSpec", "LookupArgs", "RankArgs", "SemanticMatchArgs",
+           "ToolError", "ToolName", "enabled_tools", "filter_dicts", "run_call", "time_range", "validate_call"]

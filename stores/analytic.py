@@ -63,6 +63,7 @@ __all__ = [
     "ToolError",
     "ToolResult",
     "compute",
+    "compute_operator",
     "distinct_values",
     "filter_rows",
     "lookup",
@@ -152,7 +153,8 @@ def _direction(order: Any, arg: str) -> str:
     return _ORDER_ALIASES[norm(order)]
 
 
-def _compute_op(operator: Any) -> str:
+def compute_operator(operator: Any) -> str:
+    """The operator's canonical name ("average" -> avg, "total" -> sum), or ToolError listing them."""
     if not isinstance(operator, str) or norm(operator) not in _COMPUTE_ALIASES:
         raise ToolError(f"unknown operator {operator!r}; operators: {', '.join(COMPUTE_OPS)}")
     return _COMPUTE_ALIASES[norm(operator)]
@@ -191,7 +193,7 @@ def compute(
     whose group value is NULL do not count; text groups ignore case.
     """
     budget = check_budget(result_budget)
-    op = _compute_op(operator)
+    op = compute_operator(operator)
     direction = _direction(order, "order")
     scope = open_scope(sql, memory_id, table)
     clauses, normalized = build_filters(scope, column_filters)
