@@ -25,8 +25,8 @@ def main() -> int:
     os.environ["ADAMM_HOME"] = tempfile.mkdtemp(prefix="adamm-bench-analytic-")
 
     from adamm.memory import Memory
-    from adamm.devset import generate
-    from adamm.devset_score import score
+    from adamm.eval.devset.history import generate
+    from adamm.eval.devset.score import score
     from adamm.graphs.ingest import graph
     from adamm.nodes.context import Context
     from adamm.nodes.cost import summarize

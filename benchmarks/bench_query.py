@@ -3,9 +3,9 @@
 
     python benchmarks/bench_query.py [--days 60] [--seed 0] [--questions N] [--home DIR] [--tools]
 
-Builds the synthetic analytic development history (``adamm.devset``, ``--days`` days; 60 days
+Builds the synthetic analytic development history (``adamm.eval.devset``, ``--days`` days; 60 days
 is 222 rounds, 5,400 days about 20k) in ``--home`` (reused when it already holds it), asks the
-development questions (``adamm.devset_questions``) through the ``query`` graph and prints:
+development questions (``adamm.eval.devset.questions``) through the ``query`` graph and prints:
 
 * latency with ``rules`` everywhere (no model time exists to exclude): median / p90 per
   question and the median per node;
@@ -23,10 +23,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from adamm.cli import ingest_rounds
-from adamm.devset import generate
-from adamm.devset_questions import generate_questions
+from adamm.eval.devset.history import generate
+from adamm.eval.devset.questions import generate_questions
 from adamm.graphs.query import graph
+from adamm.memory import Memory
 from adamm.nodes.backends import backends
 from adamm.nodes.context import Context
 from adamm.nodes.cost import summarize
@@ -48,7 +48,7 @@ def main(argv: list[str] | None = None) -> int:
     dev = generate(seed=args.seed, days=args.days)
     if backends(ctx).sql.count_rounds(MEMORY) < len(dev.rounds):
         t = time.perf_counter()
-        ingest_rounds(ctx, MEMORY, dev.rounds, batch_size=64)
+        Memory(MEMORY, context=ctx, batch_size=64).ingest(dev.rounds, progress="ingest")
         print(f"ingested {len(dev.rounds)} rounds in {time.perf_counter() - t:.0f} s", file=sys.stderr)
     questions = generate_questions(dev)
     if args.questions:

@@ -1,7 +1,7 @@
 """Benchmarks as the harness sees them: memories (scenarios) with their questions and gold.
 
 Mem-Gallery and LoCoMo come through ``adamm.formats.load``; the analytic development set is
-generated (``adamm.devset`` + ``adamm.devset_questions``). Whatever the source, a question
+generated (``adamm.eval.devset``: history + questions). Whatever the source, a question
 carries its id (joinable with the benchmark file), gold answer, gold evidence round ids, and
 how it is scored, so the runner and the report never branch on the dataset.
 
@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from adamm.eval.devset.history import generate
+from adamm.eval.devset.questions import generate_questions
 from adamm.eval.metrics import is_refusal
 
 __all__ = ["DATASETS", "EvalDataset", "EvalError", "EvalQuestion", "EvalScenario", "load_dataset", "parse_analytic_spec"]
@@ -219,14 +221,8 @@ def parse_analytic_spec(spec: str | None) -> dict[str, int]:
 
 def _analytic(spec: str | None, limit: int) -> EvalDataset:
     params = parse_analytic_spec(spec)
-    try:
-        from adamm import devset_questions  # noqa: PLC0415
-    except ImportError as exc:
-        raise EvalError(f"--dataset analytic needs adamm.devset_questions ({exc})") from None
-    from adamm.devset import generate  # noqa: PLC0415
-
     dev = generate(params["seed"], params["days"])
-    dev_questions = devset_questions.generate_questions(dev, per_category=params["per_category"], seed=params["seed"])
+    dev_questions = generate_questions(dev, per_category=params["per_category"], seed=params["seed"])
     name = f"devset-s{params['seed']}-d{params['days']}"
     questions = []
     for q in dev_questions[: limit or None]:

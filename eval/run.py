@@ -31,6 +31,7 @@ from typing import Any
 
 from adamm.eval import metrics as m
 from adamm.eval.datasets import EvalDataset, EvalError, EvalQuestion, EvalScenario, load_dataset
+from adamm.eval.devset.questions import is_correct
 from adamm.eval.judge import judge
 from adamm.eval.systems import SYSTEMS, ingest_key, query_config
 
@@ -131,9 +132,7 @@ def _analytic_scores(q: EvalQuestion, prediction: str) -> dict[str, Any]:
         tol = max(float(getattr(dev, "tolerance", 0.0) or 0.0), float(getattr(dev, "rel_tolerance", 0.0) or 0.0) * abs(gold))
         out["numeric"] = m.numeric_match(prediction, gold, tol)
     if dev is not None:
-        from adamm import devset_questions  # noqa: PLC0415
-
-        out["correct"] = 1.0 if devset_questions.is_correct(dev, prediction) else 0.0
+        out["correct"] = 1.0 if is_correct(dev, prediction) else 0.0
     return out
 
 

@@ -10,8 +10,8 @@ from datetime import date
 import pytest
 
 from adamm.memory import Memory
-from adamm.devset import default_domains, generate, rows
-from adamm.devset_score import score
+from adamm.eval.devset.history import default_domains, generate, rows
+from adamm.eval.devset.score import score
 from adamm.graphs.ingest import graph as ingest
 from adamm.nodes.backends import backends
 from adamm.nodes.context import Context

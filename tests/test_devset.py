@@ -1,4 +1,4 @@
-"""The analytic-memory development set (``adamm.devset``): determinism, structure, ground truth.
+"""The analytic-memory development set (``adamm.eval.devset.history``): determinism, structure, ground truth.
 
 The surface forms a value may take are re-derived here independently of the generator, so a
 rendering bug (a value logged wrongly or not at all) shows up as a missing value.
@@ -13,7 +13,7 @@ from datetime import date, timedelta
 
 import pytest
 
-from adamm.devset import (
+from adamm.eval.devset.history import (
     CHATTER_NUMBERS,
     DevSet,
     Domain,

@@ -1,4 +1,4 @@
-"""The dev-set question set (``adamm.devset_questions``) and its QA harness (``adamm.devset_qa``).
+"""The dev-set question set (``adamm.eval.devset.questions``) and its QA harness (``adamm.eval.devset.qa``).
 
 Golds are recomputed here from the raw ground truth with plain loops and a question reader of
 the test's own (field by wording, period by the time phrase and ``now``), so a wrong gold or a
@@ -15,8 +15,8 @@ from datetime import date, datetime, timedelta
 
 import pytest
 
-from adamm.devset import DevSet, generate
-from adamm.devset_questions import (
+from adamm.eval.devset.history import DevSet, generate
+from adamm.eval.devset.questions import (
     AGGREGATE_CATEGORIES,
     CATEGORIES,
     DevQuestion,
@@ -396,7 +396,7 @@ def test_questions_cli_writes_jsonl(tmp_path) -> None:
 
 
 def test_qa_spread_and_summary(qs: list[DevQuestion]) -> None:
-    from adamm.devset_qa import format_table, spread, summarize
+    from adamm.eval.devset.qa import format_table, spread, summarize
 
     few = spread(qs, 12)
     assert len(few) == 12 and {q.category for q in few} == set(CATEGORIES)
@@ -416,7 +416,7 @@ def test_qa_spread_and_summary(qs: list[DevQuestion]) -> None:
 
 
 def test_qa_harness_end_to_end(home, capsys) -> None:
-    from adamm import devset_qa
+    from adamm.eval.devset import qa as devset_qa
 
     assert devset_qa.main(["--seed", "0", "--days", "8", "--limit", "10", "--show-failures"]) == 0
     out = capsys.readouterr().out

@@ -189,7 +189,7 @@ def test_observed_at_from_a_header_date() -> None:
     ("text", "day"),
     [
         ("Yesterday I slept 5 h 10 min.", date(2025, 3, 5)),
-        # a night's sleep is dated by the wake-up day (as sleep apps and adamm.devset do) ...
+        # a night's sleep is dated by the wake-up day (as sleep apps and adamm.eval.devset do) ...
         ("Last night I slept 5 h 10 min.", date(2025, 3, 6)),
         # ... anything else that happened last night by the day before the round
         ("Last night I spent $40 on dinner.", date(2025, 3, 5)),
@@ -372,8 +372,8 @@ def test_workout_labels() -> None:
 
 
 def test_dev_set_recall_and_silence_on_chatter() -> None:
-    """adamm.devset's logged records (five domains, five renderings) and its chatter rounds."""
-    from adamm import devset
+    """adamm.eval.devset's logged records (five domains, five renderings) and its chatter rounds."""
+    from adamm.eval.devset import history as devset
     from adamm.stores.quantities import convert
 
     ds = devset.generate(seed=0, days=60)

@@ -1,14 +1,14 @@
 """Question answering on the development history: accuracy per question category and system.
 
-This is the measuring stick for the query planner. The dev set (``adamm.devset``) is ingested
-into a fresh memory with the offline ``rules`` backend, every question of
-``adamm.devset_questions`` is asked through each system, and answers are scored with
+This is the measuring stick for the query planner. The dev set (``adamm.eval.devset.history``)
+is ingested into a fresh memory with the offline ``rules`` backend, every question of
+``adamm.eval.devset.questions`` is asked through each system, and answers are scored with
 ``is_correct``. Systems are query graphs: ``query`` (the planner) and ``flat`` (top-k rounds, the
 baseline the planner has to beat). Both read the same memory, so a difference in accuracy is
 the graph's doing.
 
-    python -m adamm.devset_qa --seed 0 [--days 60] [--systems query,flat] [--limit N] [--json]
-                              [--show-failures]
+    python -m adamm.eval.devset.qa --seed 0 [--days 60] [--systems query,flat] [--limit N] [--json]
+                                   [--show-failures]
 """
 
 from __future__ import annotations
@@ -22,8 +22,12 @@ import time
 from collections import defaultdict
 from typing import Any, Sequence
 
-from adamm.devset import generate
-from adamm.devset_questions import AGGREGATE_CATEGORIES, CATEGORIES, DevQuestion, generate_questions, is_correct
+from tqdm import tqdm
+
+from adamm.eval.devset.history import generate
+from adamm.eval.devset.questions import AGGREGATE_CATEGORIES, CATEGORIES, DevQuestion, generate_questions, is_correct
+from adamm.memory import Memory
+from adamm.nodes.context import Context
 
 SYSTEMS = {"query": "adamm.graphs.query", "flat": "adamm.graphs.flat"}
 
@@ -70,11 +74,7 @@ def summarize(results: list[dict[str, Any]], systems: Sequence[str]) -> dict[str
 def run(seed: int = 0, days: int = 60, systems: Sequence[str] = ("query", "flat"), limit: int | None = None,
         per_category: int = 12, question_seed: int = 0, home: str | None = None) -> dict[str, Any]:
     """Generate, ingest, ask, score. ``home`` keeps the memory there (default: a temporary one)."""
-    from tqdm import tqdm  # noqa: PLC0415
-
-    from adamm.cli import ingest_rounds  # noqa: PLC0415
-    from adamm.nodes.backends import reset_backends  # noqa: PLC0415
-    from adamm.nodes.context import Context  # noqa: PLC0415
+    from adamm.nodes.backends import reset_backends  # noqa: PLC0415 - heavy: the stores' code, only for a run
 
     unknown = [s for s in systems if s not in SYSTEMS]
     if unknown:
@@ -91,7 +91,7 @@ def run(seed: int = 0, days: int = 60, systems: Sequence[str] = ("query", "flat"
     memory_id = f"devset-{seed}-{days}"
     results: list[dict[str, Any]] = []
     try:
-        stored = ingest_rounds(ctx, memory_id, devset.rounds, label="ingest")
+        stored = Memory(memory_id, context=ctx).ingest(devset.rounds, progress="ingest").counts
         with tqdm(total=len(questions) * len(systems), desc="ask", unit="q", file=sys.stderr, disable=None) as bar:
             for system, graph in graphs.items():
                 for q in questions:
@@ -171,7 +171,7 @@ def format_failures(report: dict[str, Any]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m adamm.devset_qa", description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog="python -m adamm.eval.devset.qa", description=__doc__.split("\n\n")[0])
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--days", type=int, default=60)
     p.add_argument("--systems", default="query,flat", help=f"comma-separated, from {', '.join(SYSTEMS)}")

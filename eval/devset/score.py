@@ -4,7 +4,7 @@ For every domain of the dev set, the table holding most of its records is its ma
 truth field is matched to the column whose values agree with it most often. Reported per
 domain: the table, rows found / expected, rows from other domains, fields matched, cell
 accuracy, date accuracy - and overall: tables per domain (1 is right), records lost, spurious
-tables. ``python -m adamm.devset_score --seed 0`` runs it end to end on a fresh memory.
+tables. ``python -m adamm.eval.devset.score --seed 0`` runs it end to end on a fresh memory.
 """
 
 from __future__ import annotations
@@ -20,7 +20,10 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any
 
-from adamm.devset import DevSet, generate
+from adamm.eval.devset.history import generate
+from adamm.eval.devset.model import DevSet
+from adamm.memory import Memory
+from adamm.nodes.context import Context
 from adamm.stores.quantities import convert
 
 
@@ -117,18 +120,14 @@ def score(devset: DevSet, tables: list[dict[str, Any]]) -> DevSetScore:
 def run(seed: int = 0, days: int = 60, **generate_kwargs: Any) -> tuple[DevSet, DevSetScore]:
     """Generate a dev set, ingest it into a fresh memory, score the tables."""
     os.environ.setdefault("ADAMM_HOME", tempfile.mkdtemp(prefix="adamm-devset-"))
-    from adamm.cli import ingest_rounds, table_documents
-    from adamm.nodes.context import Context
-
     devset = generate(seed=seed, days=days, **generate_kwargs)
-    ctx = Context()
-    memory = f"devset-{seed}-{days}"
-    ingest_rounds(ctx, memory, devset.rounds, label="devset")
-    return devset, score(devset, table_documents(ctx, memory))
+    memory = Memory(f"devset-{seed}-{days}", context=Context())
+    memory.ingest(devset.rounds, progress="devset")
+    return devset, score(devset, memory.table_documents())
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m adamm.eval.devset.score", description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--days", type=int, default=60)
     parser.add_argument("--json", action="store_true")
