@@ -78,10 +78,10 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     from adamm.formats import FormatError  # noqa: PLC0415 - keep --help fast
-    from adamm.nodes.context import ConfigError  # noqa: PLC0415
-    from adamm.nodes.ingest import InputError  # noqa: PLC0415
-    from adamm.stores.encoders import EncoderError  # noqa: PLC0415
-    from adamm.stores.sql import StoreError  # noqa: PLC0415
+    from adamm.nodes.context import ConfigError  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
+    from adamm.nodes.ingest import InputError  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
+    from adamm.stores.encoders import EncoderError  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
+    from adamm.stores.sql import StoreError  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
 
     try:
         ctx = _context(args)
@@ -107,7 +107,7 @@ def _one_line(exc: BaseException) -> str:
 
 
 def _context(args: argparse.Namespace) -> Any:
-    from adamm.nodes.context import Context  # noqa: PLC0415
+    from adamm.nodes.context import Context  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
 
     overrides: dict[str, Any] = {}
     if args.home:
@@ -125,9 +125,9 @@ def _print_json(value: Any) -> None:
 
 
 def cmd_ingest(args: argparse.Namespace, ctx: Any) -> int:
-    from adamm.formats import load  # noqa: PLC0415
-    from adamm.memory import Memory  # noqa: PLC0415
-    from adamm.nodes.ingest import check_memory_id  # noqa: PLC0415
+    from adamm.formats import load  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
+    from adamm.memory import Memory  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
+    from adamm.nodes.ingest import check_memory_id  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
 
     check_memory_id(args.memory_id)
     if args.batch_size < 1:
@@ -156,13 +156,13 @@ def _usage(message: str) -> int:
 
 
 def cmd_ask(args: argparse.Namespace, ctx: Any) -> int:
-    from adamm.memory import Memory  # noqa: PLC0415
-    from adamm.nodes.backends import backends  # noqa: PLC0415
-    from adamm.nodes.cost import summarize  # noqa: PLC0415
-    from adamm.nodes.ingest import check_memory_id  # noqa: PLC0415
+    from adamm.memory import Memory  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
+    from adamm.nodes.backends import backends  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
+    from adamm.nodes.cost import summarize  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
+    from adamm.nodes.ingest import check_memory_id  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
 
-    from adamm.nodes.questions import check_question  # noqa: PLC0415
-    from adamm.stores.records import parse_time  # noqa: PLC0415
+    from adamm.nodes.questions import check_question  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
+    from adamm.stores.records import parse_time  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
 
     check_memory_id(args.memory_id)
     try:  # bad input is one line and exit 2, before anything runs
@@ -211,7 +211,7 @@ def _cite(c: dict[str, Any]) -> str:
 
 
 def cmd_tables(args: argparse.Namespace, ctx: Any) -> int:
-    from adamm.memory import Memory  # noqa: PLC0415
+    from adamm.memory import Memory  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
 
     docs = Memory(args.memory_id, context=ctx).table_documents(args.show)
     if args.json:
@@ -239,7 +239,7 @@ def _fmt(value: Any) -> str:
 
 
 def cmd_stats(args: argparse.Namespace, ctx: Any) -> int:
-    from adamm.memory import Memory  # noqa: PLC0415
+    from adamm.memory import Memory  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
 
     stats = Memory(args.memory_id, context=ctx).stats()
     if args.json:
@@ -252,8 +252,8 @@ def cmd_stats(args: argparse.Namespace, ctx: Any) -> int:
 
 
 def cmd_forget(args: argparse.Namespace, ctx: Any) -> int:
-    from adamm.memory import Memory  # noqa: PLC0415
-    from adamm.nodes.backends import backends  # noqa: PLC0415
+    from adamm.memory import Memory  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
+    from adamm.nodes.backends import backends  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
 
     if args.rounds:  # an id that names nothing is a typo: say so and change nothing
         known = {r.round_id for r in backends(ctx).sql.get_rounds(args.memory_id, args.rounds)}
@@ -276,8 +276,8 @@ def cmd_forget(args: argparse.Namespace, ctx: Any) -> int:
 
 
 def cmd_demo(args: argparse.Namespace, ctx: Any) -> int:
-    from adamm.demo import DEMO_MEMORY, DEMO_QUESTIONS, demo_rounds  # noqa: PLC0415
-    from adamm.memory import Memory  # noqa: PLC0415
+    from adamm.demo import DEMO_MEMORY, DEMO_QUESTIONS, demo_rounds  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
+    from adamm.memory import Memory  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
 
     memory = Memory(DEMO_MEMORY, context=ctx)
     report = memory.ingest(demo_rounds(), progress="demo")
@@ -296,8 +296,8 @@ def cmd_demo(args: argparse.Namespace, ctx: Any) -> int:
 
 def _demo_tables(ctx: Any, memory: Any) -> None:
     """Show what analytic memory built from the demo's dashboards, and one exact answer."""
-    from adamm.nodes.backends import backends  # noqa: PLC0415
-    from adamm.stores import analytic  # noqa: PLC0415
+    from adamm.nodes.backends import backends  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
+    from adamm.stores import analytic  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
 
     memory_id = memory.memory_id
     docs = memory.table_documents()
@@ -316,7 +316,7 @@ def _demo_tables(ctx: Any, memory: Any) -> None:
 
 
 def cmd_eval(args: argparse.Namespace, ctx: Any) -> int:
-    from adamm.eval.cli import run_eval_command  # noqa: PLC0415
+    from adamm.eval.cli import run_eval_command  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
 
     return run_eval_command(args, ctx)
 

@@ -27,6 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from adamm.nodes.context import Context
+from adamm.nodes.cost import summarize
+from adamm.nodes.state import merge_counts
 from adamm.stores.records import Round
 
 __all__ = ["Answer", "Citation", "ColumnInfo", "IngestReport", "Memory", "TableInfo"]
@@ -84,8 +86,6 @@ class Answer:
     @property
     def cost_summary(self) -> dict[str, Any]:
         """Totals of the cost ledger: model calls, tokens, seconds, per node and per role."""
-        from adamm.nodes.cost import summarize  # noqa: PLC0415
-
         return summarize(self.cost)
 
     def to_dict(self) -> dict[str, Any]:
@@ -123,7 +123,7 @@ class Memory:
     """
 
     def __init__(self, memory_id: str, *, context: Context | Mapping[str, Any] | Any = None, batch_size: int = DEFAULT_BATCH):
-        from adamm.nodes.ingest import check_memory_id  # noqa: PLC0415
+        from adamm.nodes.ingest import check_memory_id  # noqa: PLC0415 - heavy (stores, models): `import adamm.memory` stays light
 
         self.memory_id = check_memory_id(memory_id)
         self.context = Context.coerce(dict(context) if isinstance(context, Mapping) else context)
@@ -157,7 +157,7 @@ class Memory:
         return self._report(outputs)
 
     async def aingest(self, rounds: Iterable[Round | Mapping[str, Any]]) -> IngestReport:
-        from adamm.graphs.ingest import graph  # noqa: PLC0415
+        from adamm.graphs.ingest import graph  # noqa: PLC0415 - builds the graphs (seconds): only where they run
 
         outputs = [await graph.ainvoke(payload, context=self.context) for payload in self._ingest_payloads(rounds)]
         return self._report(outputs)
@@ -170,8 +170,6 @@ class Memory:
         return [{"memory_id": self.memory_id, "rounds": plain[i:i + step]} for i in range(0, len(plain), step)]
 
     def _report(self, outputs: Sequence[dict[str, Any]]) -> IngestReport:
-        from adamm.nodes.state import merge_counts  # noqa: PLC0415
-
         counts: dict[str, int] = {}
         cost: list[dict[str, Any]] = []
         for out in outputs:
@@ -194,12 +192,12 @@ class Memory:
         ``now`` anchors relative dates ("last week"); ``image`` is a path, a URL, base64 text,
         raw bytes, or a dict ``{"path" | "url" | "data", "caption"?}``.
         """
-        from adamm.graphs.query import graph  # noqa: PLC0415
+        from adamm.graphs.query import graph  # noqa: PLC0415 - builds the graphs (seconds): only where they run
 
         return _answer(graph.invoke(self._query_payload(question, now, image), context=self.context))
 
     async def aask(self, question: str, *, now: str | datetime | None = None, image: Any = None) -> Answer:
-        from adamm.graphs.query import graph  # noqa: PLC0415
+        from adamm.graphs.query import graph  # noqa: PLC0415 - builds the graphs (seconds): only where they run
 
         return _answer(await graph.ainvoke(self._query_payload(question, now, image), context=self.context))
 
@@ -217,7 +215,7 @@ class Memory:
 
     def tables(self) -> list[TableInfo]:
         """The analytic tables induced so far, with their columns and row counts."""
-        from adamm.nodes.backends import backends  # noqa: PLC0415
+        from adamm.nodes.backends import backends  # noqa: PLC0415 - heavy (stores, models): `import adamm.memory` stays light
 
         sql = backends(self.context).sql
         return [
@@ -267,7 +265,7 @@ class Memory:
         nothing a crash, a concurrent writer or a forget lost or duplicated goes unseen."""
         from adamm.nodes.backends import backends  # noqa: PLC0415 - opens the stores
         from adamm.nodes.ingest import ROUNDS_SPACE  # noqa: PLC0415 - the nodes load the encoders' code
-        from adamm.stores.units import text_space  # noqa: PLC0415
+        from adamm.stores.units import text_space  # noqa: PLC0415 - heavy (stores, models): `import adamm.memory` stays light
 
         b, memory_id = backends(self.context), self.memory_id
         stats = b.sql.stats(memory_id)

@@ -27,7 +27,10 @@ from langchain_core.tools import BaseTool, StructuredTool
 from pydantic import BaseModel
 
 from adamm.nodes.access import check_caller
+from adamm.nodes.backends import backends
 from adamm.nodes.context import Context
+from adamm.nodes.ingest import check_memory_id
+from adamm.nodes.retrieval import event_locate, semantic_match
 from adamm.nodes.toolbox import (
     ComputeArgs,
     EventLocateArgs,
@@ -39,58 +42,45 @@ from adamm.nodes.toolbox import (
     filter_dicts,
     time_range,
 )
-from adamm.stores.analytic import COMPUTE_OPS
+from adamm.stores import analytic
+from adamm.stores.analytic import COMPUTE_OPS, ToolError
+from adamm.stores.sql import StoreError
 
 __all__ = ["TOOL_NAMES", "memory_tools", "tables_overview"]
 
 TOOL_NAMES = ("Lookup", "Filter", "Compute", "Rank", "SemanticMatch", "EventLocate")
 
+
 def memory_tools(memory_id: str, context: Context | dict[str, Any] | Any = None) -> list[BaseTool]:
     """The six tools, bound to ``memory_id`` and to the stores ``context`` points at."""
-    from adamm.nodes.ingest import check_memory_id  # noqa: PLC0415
-
     check_memory_id(memory_id)
     ctx = Context.coerce(context)
 
     def sql() -> Any:
-        from adamm.nodes.backends import backends  # noqa: PLC0415
-
         return backends(ctx).sql
 
     def lookup(table: str, key_values: dict[str, Any], result_budget: int = 10) -> Any:
-        from adamm.stores import analytic  # noqa: PLC0415
-
         return analytic.lookup(sql(), memory_id, table, key_values, result_budget)
 
     def filter_(table: str, column_filters: list[FilterSpec], result_budget: int = 10) -> Any:
-        from adamm.stores import analytic  # noqa: PLC0415
-
         return analytic.filter_rows(sql(), memory_id, table, filter_dicts(column_filters) or [], result_budget)
 
     def compute(table: str, target: str, operator: str, column_filters: list[FilterSpec] | None = None,
                 result_budget: int = 10, group_by: str | None = None, order: str = "desc",
                 condition: list[FilterSpec] | None = None) -> Any:
-        from adamm.stores import analytic  # noqa: PLC0415
-
         return analytic.compute(sql(), memory_id, table, target, operator, filter_dicts(column_filters), result_budget,
                                 group_by=group_by, order=order, condition=filter_dicts(condition))
 
     def rank(table: str, target: str, order: str = "desc", column_filters: list[FilterSpec] | None = None,
              result_budget: int = 3) -> Any:
-        from adamm.stores import analytic  # noqa: PLC0415
-
         return analytic.rank(sql(), memory_id, table, target, order, filter_dicts(column_filters), result_budget)
 
     def semantic(query: str, scope: str = "event", result_budget: int = 5, start: str | None = None,
                  end: str | None = None, within: str | None = None) -> Any:
-        from adamm.nodes.retrieval import semantic_match  # noqa: PLC0415
-
         return semantic_match(ctx, memory_id, query, scope, result_budget, time_range=time_range(start, end), within=within)
 
     def locate(query: str, result_budget: int = 5, window: int = 1, start: str | None = None,
                end: str | None = None) -> Any:
-        from adamm.nodes.retrieval import event_locate  # noqa: PLC0415
-
         return event_locate(ctx, memory_id, query, result_budget, window, time_range=time_range(start, end))
 
     specs: list[tuple[str, Callable[..., Any], type[BaseModel], str]] = [
@@ -133,8 +123,6 @@ def _owned(memory_id: str, fn: Callable[..., Any]) -> Callable[..., Any]:
 def tables_overview(memory_id: str, context: Context | dict[str, Any] | Any = None) -> str:
     """One line per analytic table (name, columns with units, row count), for a system prompt:
     the analytic tools need table and column names the model cannot guess."""
-    from adamm.nodes.backends import backends  # noqa: PLC0415
-
     sql = backends(Context.coerce(context)).sql
     lines = []
     for t in sql.tables(memory_id):
@@ -148,9 +136,6 @@ def tables_overview(memory_id: str, context: Context | dict[str, Any] | Any = No
 
 def _tool(name: str, fn: Callable[..., Any], schema: type[BaseModel], description: str) -> BaseTool:
     def run(**kwargs: Any) -> tuple[str, Any]:
-        from adamm.stores.analytic import ToolError  # noqa: PLC0415
-        from adamm.stores.sql import StoreError  # noqa: PLC0415
-
         try:
             result = fn(**kwargs)
         except (ToolError, StoreError, ValueError) as exc:

@@ -412,10 +412,10 @@ def _dialog_dir(data: Path, names: Sequence[str], out: Path, all_names: Sequence
 def analytic_throughput(base_ctx: Any, rounds: Sequence[Any], home: Path, batch: int = 32) -> dict[str, Any]:
     """Re-ingest one scenario's rounds with the retrieval path off, timed: rounds/s of the
     analytic path (store + extraction + table induction), per-node ms/round."""
-    from adamm.graphs.ingest import graph  # noqa: PLC0415
-    from adamm.nodes.cost import summarize  # noqa: PLC0415
+    from adamm.graphs.ingest import graph  # noqa: PLC0415 - builds the graphs (seconds): only where they run
+    from adamm.nodes.cost import summarize  # noqa: PLC0415 - heavy: loaded when the benchmark runs, not for --help
 
-    from adamm.nodes.backends import backends  # noqa: PLC0415
+    from adamm.nodes.backends import backends  # noqa: PLC0415 - heavy: loaded when the benchmark runs, not for --help
 
     ctx = base_ctx.replace(home=str(home), database_url=None, chroma_url=None, use_analytic=True, use_retrieval=False)
     backends(ctx).text_encoder.encode(["warm up"])  # opening stores and loading the encoder is not ingestion
@@ -461,18 +461,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     os.environ["ADAMM_HOME"] = str(out / "home")  # nothing touches the user's ~/.adamm
 
-    from adamm.memory import Memory  # noqa: PLC0415
-    from adamm.eval.datasets import EvalError, load_dataset  # noqa: PLC0415
-    from adamm.eval.run import _ensure_ingested, eval_context, read_records, run_eval  # noqa: PLC0415
-    from adamm.eval.systems import ingest_key, parse_systems  # noqa: PLC0415
-    from adamm.nodes.context import Context  # noqa: PLC0415
+    from adamm.memory import Memory  # noqa: PLC0415 - heavy: loaded when the benchmark runs, not for --help
+    from adamm.eval.datasets import EvalError, load_dataset  # noqa: PLC0415 - heavy: loaded when the benchmark runs, not for --help
+    from adamm.eval.run import _ensure_ingested, eval_context, read_records, run_eval  # noqa: PLC0415 - heavy: loaded when the benchmark runs, not for --help
+    from adamm.eval.systems import ingest_key, parse_systems  # noqa: PLC0415 - heavy: loaded when the benchmark runs, not for --help
+    from adamm.nodes.context import Context  # noqa: PLC0415 - heavy: loaded when the benchmark runs, not for --help
 
     try:
         systems = parse_systems(",".join(systems))
     except ValueError as exc:
         return _fail(str(exc))
     if args.threads:
-        from adamm.stores.encoders import set_encoder_threads  # noqa: PLC0415
+        from adamm.stores.encoders import set_encoder_threads  # noqa: PLC0415 - heavy: loaded when the benchmark runs, not for --help
 
         set_encoder_threads(args.threads)
 
@@ -529,7 +529,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 th["analytic"] = analytic
                 throughput[s.name] = th
         finally:
-            from adamm.nodes.backends import reset_backends  # noqa: PLC0415
+            from adamm.nodes.backends import reset_backends  # noqa: PLC0415 - heavy: loaded when the benchmark runs, not for --help
 
             reset_backends()  # close the throughput stores before removing them
             shutil.rmtree(tmp_home, ignore_errors=True)

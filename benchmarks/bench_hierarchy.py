@@ -75,10 +75,10 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 
-    from adamm.graphs.ingest import graph
-    from adamm.nodes.backends import backends, reset_backends
-    from adamm.nodes.context import Context
-    from adamm.nodes.retrieval import event_locate, semantic_match
+    from adamm.graphs.ingest import graph  # noqa: PLC0415 - builds the graphs (seconds): only where they run
+    from adamm.nodes.backends import backends, reset_backends  # noqa: PLC0415 - heavy: loaded when the benchmark runs, not for --help
+    from adamm.nodes.context import Context  # noqa: PLC0415 - heavy: loaded when the benchmark runs, not for --help
+    from adamm.nodes.retrieval import event_locate, semantic_match  # noqa: PLC0415 - heavy: loaded when the benchmark runs, not for --help
 
     home = args.home or tempfile.mkdtemp(prefix="adamm-bench-hierarchy-")
     ctx = Context(home=home, use_analytic=False)

@@ -157,8 +157,8 @@ def load(data: Path) -> tuple[dict[tuple[str, str], RoundText], list[Gold], int]
 # -- ours -------------------------------------------------------------------------------------
 
 def ours_extract(rt: RoundText) -> list[Any]:
-    from adamm.nodes.rules.observe import extract_round
-    from adamm.stores.records import Round
+    from adamm.nodes.rules.observe import extract_round  # noqa: PLC0415 - heavy: loaded when the benchmark runs, not for --help
+    from adamm.stores.records import Round  # noqa: PLC0415 - heavy: loaded when the benchmark runs, not for --help
 
     rnd = Round(round_id=rt.round_id.replace(":", "_"), timestamp=datetime.combine(rt.session, datetime.min.time()),
                 user_text=rt.user,
@@ -172,7 +172,7 @@ def ours_money(drafts: list[Any]) -> list[float]:
 
 
 def ours_matches(d: Any, unit: str | None, gold: float, strict: bool) -> bool:
-    from adamm.stores.quantities import convert, dimension_of
+    from adamm.stores.quantities import convert, dimension_of  # noqa: PLC0415 - heavy: loaded when the benchmark runs, not for --help
 
     if d.value_num is None or (d.dimension or "").startswith(("currency:", "price:")):
         return False
@@ -193,7 +193,7 @@ _TOKEN = re.compile(r"\S+")
 
 def pp_amounts(text: str) -> list[float]:
     """price-parser over candidate windows around every token with a digit (module docstring)."""
-    from price_parser import Price
+    from price_parser import Price  # noqa: PLC0415 - optional: installed only for this comparison
 
     toks = [m.group(0) for m in _TOKEN.finditer(text)]
     seen: set[str] = set()
@@ -222,8 +222,8 @@ class Quantulum:
                "minute of arc": "arcminute", "percentage": "percent"}
 
     def __init__(self) -> None:
-        import pint
-        from quantulum3 import classifier, parser
+        import pint  # noqa: PLC0415 - optional: installed only for this comparison
+        from quantulum3 import classifier, parser  # noqa: PLC0415 - optional: installed only for this comparison
 
         classifier.USE_CLF = False  # the shipped clf.joblib does not load with this scikit-learn
         self.parser, self.ureg = parser, pint.UnitRegistry()
@@ -282,7 +282,7 @@ DATE_WORD = re.compile(
 
 class DateParser:
     def __init__(self) -> None:
-        from dateparser.search import search_dates
+        from dateparser.search import search_dates  # noqa: PLC0415 - optional: installed only for this comparison
 
         self.search = search_dates
         self.dropped = 0

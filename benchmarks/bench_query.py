@@ -69,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
     print("median per node: " + ", ".join(f"{n} {statistics.median(v) * 1000:.1f} ms" for n, v in by_node.items()))
 
     if args.tools:
-        from adamm.nodes.retrieval import event_locate, semantic_match  # noqa: PLC0415
+        from adamm.nodes.retrieval import event_locate, semantic_match  # noqa: PLC0415 - heavy: loaded when the benchmark runs, not for --help
 
         texts = [f"{q.question} (timing {i})" for i, q in enumerate(questions[:20])]
         tools = {"EventLocate": lambda t: event_locate(ctx, MEMORY, t, 10),

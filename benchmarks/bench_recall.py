@@ -173,8 +173,8 @@ def scenario_files(data: Path, limit: int = 0) -> list[Path]:
 
 def make_searchers(ctx: Any, systems: Sequence[str], k: int = K) -> tuple[dict[str, Searcher], dict[str, str]]:
     """The runnable systems, and a note for each one that cannot run (why)."""
-    from adamm.nodes.backends import backends
-    from adamm.nodes.ingest import ROUNDS_SPACE
+    from adamm.nodes.backends import backends  # noqa: PLC0415 - heavy: loaded when the benchmark runs, not for --help
+    from adamm.nodes.ingest import ROUNDS_SPACE  # noqa: PLC0415 - heavy: loaded when the benchmark runs, not for --help
 
     units = backends(ctx).units
     searchers: dict[str, Searcher] = {}
@@ -186,7 +186,7 @@ def make_searchers(ctx: Any, systems: Sequence[str], k: int = K) -> tuple[dict[s
             searchers[name] = flat
         elif name == "adamm":
             try:
-                from adamm.nodes.retrieval import event_locate
+                from adamm.nodes.retrieval import event_locate  # noqa: PLC0415 - heavy: loaded when the benchmark runs, not for --help
             except ImportError as exc:
                 skipped[name] = f"adamm.nodes.retrieval.event_locate not importable ({exc})"
                 continue
@@ -201,9 +201,9 @@ def make_searchers(ctx: Any, systems: Sequence[str], k: int = K) -> tuple[dict[s
 
 def ingest(ctx: Any, scenarios: Sequence[Any], progress: bool) -> list[dict[str, Any]]:
     """Each scenario into its own memory, in batches of BATCH rounds; per-scenario timings."""
-    from tqdm import tqdm
+    from tqdm import tqdm  # noqa: PLC0415 - progress bars only
 
-    from adamm.graphs.ingest import graph
+    from adamm.graphs.ingest import graph  # noqa: PLC0415 - builds the graphs (seconds): only where they run
 
     out = []
     total = sum(len(s.rounds) for s in scenarios)
@@ -233,7 +233,7 @@ def evaluate(searchers: Mapping[str, Searcher], scenarios: Sequence[Any], max_qu
              query_caption: bool = True) -> list[dict[str, Any]]:
     """One record per (question with clues, system). With ``encoder``, the query's cached
     vector is dropped before each timed call."""
-    from tqdm import tqdm
+    from tqdm import tqdm  # noqa: PLC0415 - progress bars only
 
     work = []
     for s in scenarios:
@@ -300,10 +300,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"bench_recall: no data at {data}", file=sys.stderr)
         return 2
 
-    from adamm.formats import load
-    from adamm.nodes.backends import backends
-    from adamm.nodes.context import Context
-    from adamm.stores.records import DEFAULT_SESSION
+    from adamm.formats import load  # noqa: PLC0415 - heavy: loaded when the benchmark runs, not for --help
+    from adamm.nodes.backends import backends  # noqa: PLC0415 - heavy: loaded when the benchmark runs, not for --help
+    from adamm.nodes.context import Context  # noqa: PLC0415 - heavy: loaded when the benchmark runs, not for --help
+    from adamm.stores.records import DEFAULT_SESSION  # noqa: PLC0415 - heavy: loaded when the benchmark runs, not for --help
 
     files = scenario_files(data, args.limit)
     if not files:
@@ -338,7 +338,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                            query_caption=not args.no_query_caption)
     finally:
         if own_home:
-            from adamm.nodes.backends import reset_backends
+            from adamm.nodes.backends import reset_backends  # noqa: PLC0415 - heavy: loaded when the benchmark runs, not for --help
 
             reset_backends()
             shutil.rmtree(home, ignore_errors=True)

@@ -46,8 +46,8 @@ def _fail(message: str) -> int:
 
 
 def run_eval_command(args: argparse.Namespace, ctx: Any) -> int:
-    from adamm.eval.datasets import EvalError  # noqa: PLC0415
-    from adamm.eval.report import compare_runs, write_report  # noqa: PLC0415
+    from adamm.eval.datasets import EvalError  # noqa: PLC0415 - heavy: loaded only by the commands that need it
+    from adamm.eval.report import compare_runs, write_report  # noqa: PLC0415 - heavy: loaded only by the commands that need it
 
     if args.compare:
         for run in args.compare:
@@ -70,10 +70,10 @@ def run_eval_command(args: argparse.Namespace, ctx: Any) -> int:
     if args.limit < 0 or args.scenarios < 0:
         return _fail("--limit and --scenarios must be 0 or more")
 
-    from adamm.eval.run import run_eval  # noqa: PLC0415
-    from adamm.eval.systems import parse_systems  # noqa: PLC0415
-    from adamm.nodes.models import probe_servers  # noqa: PLC0415
-    from adamm.stores.encoders import set_encoder_threads  # noqa: PLC0415
+    from adamm.eval.run import run_eval  # noqa: PLC0415 - heavy: loaded only by the commands that need it
+    from adamm.eval.systems import parse_systems  # noqa: PLC0415 - heavy: loaded only by the commands that need it
+    from adamm.nodes.models import probe_servers  # noqa: PLC0415 - heavy: loaded only by the commands that need it
+    from adamm.stores.encoders import set_encoder_threads  # noqa: PLC0415 - heavy: loaded only by the commands that need it
 
     probe_servers(ctx)  # every role, the judge too: an unreachable server fails here, not per question
 

@@ -127,7 +127,7 @@ def _valid_evidence(q: Any, session_of: dict[str, str], broken: Counter) -> list
 
 
 def _mem_gallery(path: Path, limit: int, max_scenarios: int) -> EvalDataset:
-    from adamm.formats import load  # noqa: PLC0415
+    from adamm.formats import load  # noqa: PLC0415 - heavy: loaded only by the commands that need it
 
     files = [path] if path.is_file() else sorted(path.glob("*.json"))
     if not files:
@@ -159,8 +159,8 @@ def _mem_gallery(path: Path, limit: int, max_scenarios: int) -> EvalDataset:
 
 
 def _locomo(path: Path, limit: int, max_scenarios: int) -> EvalDataset:
-    from adamm.formats import load, read_json_file  # noqa: PLC0415
-    from adamm.formats.locomo import parse_evidence  # noqa: PLC0415
+    from adamm.formats import load, read_json_file  # noqa: PLC0415 - heavy: loaded only by the commands that need it
+    from adamm.formats.locomo import parse_evidence  # noqa: PLC0415 - heavy: loaded only by the commands that need it
 
     files = [path] if path.is_file() else sorted(path.glob("*.json"))
     if not files:

@@ -12,6 +12,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from adamm.nodes.context import RULES
+
 JUDGE_SYSTEM = (
     "You grade answers to questions about a user's conversation history. Given the question, "
     "the gold answer and a predicted answer, decide whether the prediction is correct: it must "
@@ -30,8 +32,6 @@ class Verdict(BaseModel):
 
 
 def judge_enabled(ctx: Any) -> bool:
-    from adamm.nodes.context import RULES  # noqa: PLC0415
-
     return getattr(ctx, "judge", RULES) != RULES
 
 
@@ -43,7 +43,7 @@ def judge(ctx: Any, question: str, gold: str, prediction: str) -> tuple[float | 
     """
     if not judge_enabled(ctx):
         return None, None
-    from adamm.nodes.models import ModelOutputError, invoke  # noqa: PLC0415
+    from adamm.nodes.models import ModelOutputError, invoke  # noqa: PLC0415 - heavy (langchain): only with a judge model
 
     messages = [("system", JUDGE_SYSTEM),
                 ("human", JUDGE_USER.format(question=question, gold=gold, prediction=prediction))]

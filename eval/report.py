@@ -229,10 +229,10 @@ def _read(path: Path) -> dict[str, Any]:
 
 
 def _charts(out: Path, summary: Mapping[str, Mapping[str, Mapping[str, Any]]]) -> dict[str, list[str]]:
-    import matplotlib  # noqa: PLC0415
+    import matplotlib  # noqa: PLC0415 - optional: plots only
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt  # noqa: PLC0415
+    import matplotlib.pyplot as plt  # noqa: PLC0415 - optional: plots only
 
     made: dict[str, list[str]] = {}
     for dataset, by_system in summary.items():

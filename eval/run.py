@@ -172,7 +172,7 @@ def answer_record(dataset: str, scenario: EvalScenario, q: EvalQuestion, system_
                   *, with_caption: bool = True, k: int = K) -> dict[str, Any]:
     """Ask one system one question and build its record. A system that raises gives a record
     with an empty prediction and ``metrics.error``, so one failure does not end a long run."""
-    from adamm.nodes.cost import summarize  # noqa: PLC0415
+    from adamm.nodes.cost import summarize  # noqa: PLC0415 - heavy: loaded only by the commands that need it
 
     system = SYSTEMS[system_name]
     payload: dict[str, Any] = {"memory_id": scenario.memory_id, "question": query_text(q, with_caption)}
@@ -281,8 +281,8 @@ def _ensure_ingested(ctx: Any, cache: Path, scenario: EvalScenario) -> float:
 
 def _warm_up(ctx: Any, memory_id: str) -> None:
     """Load the memory's indexes before timing anything: index loading is not query latency."""
-    from adamm.nodes.backends import backends  # noqa: PLC0415
-    from adamm.nodes.ingest import ROUNDS_SPACE  # noqa: PLC0415
+    from adamm.nodes.backends import backends  # noqa: PLC0415 - heavy: loaded only by the commands that need it
+    from adamm.nodes.ingest import ROUNDS_SPACE  # noqa: PLC0415 - heavy: loaded only by the commands that need it
 
     backends(ctx).units.search(memory_id, ROUNDS_SPACE, "warm up", 1, mode="hybrid")
 
@@ -291,7 +291,7 @@ def _embed_query(ctx: Any, text: str) -> None:
     """Embed the question once before any system is timed. The encoder caches vectors, so
     otherwise the first system asked would pay for embedding it and the others would not;
     this way latency compares the systems' own work."""
-    from adamm.nodes.backends import backends  # noqa: PLC0415
+    from adamm.nodes.backends import backends  # noqa: PLC0415 - heavy: loaded only by the commands that need it
 
     backends(ctx).text_encoder.encode([text])
 
@@ -313,7 +313,7 @@ def run_eval(dataset: str, data: str | None, out: str | os.PathLike[str], base_c
              systems: Sequence[str] | None = None, limit: int = 0, max_scenarios: int = 0,
              with_caption: bool = True, progress: bool | None = None, k: int = K) -> RunResult:
     """Evaluate ``systems`` on a dataset, appending to ``out/records.jsonl``; resumable."""
-    from tqdm import tqdm  # noqa: PLC0415
+    from tqdm import tqdm  # noqa: PLC0415 - progress bars only
 
     systems = list(systems or SYSTEMS)
     ds = load_dataset(dataset, data, limit=limit, max_scenarios=max_scenarios)

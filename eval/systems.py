@@ -32,9 +32,9 @@ class System:
 
     def compiled(self) -> Any:
         if self.graph == "flat":
-            from adamm.graphs.flat import graph  # noqa: PLC0415
+            from adamm.graphs.flat import graph  # noqa: PLC0415 - builds the graphs (seconds): only where they run
         else:
-            from adamm.graphs.query import graph  # noqa: PLC0415
+            from adamm.graphs.query import graph  # noqa: PLC0415 - builds the graphs (seconds): only where they run
         return graph
 
 
@@ -91,7 +91,7 @@ def ingest_key(ctx: Any) -> str:
 
 def query_config(ctx: Any) -> dict[str, Any]:
     """The context fields that shape answers (everything but ingestion and locations)."""
-    from adamm.nodes.context import Context  # noqa: PLC0415
+    from adamm.nodes.context import Context  # noqa: PLC0415 - heavy: loaded only by the commands that need it
 
     skip = set(INGEST_FIELDS) | set(_LOCATION_FIELDS)
     return {f: getattr(ctx, f) for f in sorted(Context.field_names()) if f not in skip}

@@ -29,6 +29,7 @@ from typing_extensions import TypedDict
 
 from adamm.graphs.ingest import graph as ingest_graph
 from adamm.graphs.query import graph as query_graph
+from adamm.nodes.backends import reset_backends
 
 
 @dataclass
@@ -84,8 +85,6 @@ def run(home: str, question: str = "What is the puppy called?") -> HostState:
 
 def main(argv: list[str]) -> int:
     question = " ".join(argv) or "What is the puppy called?"
-    from adamm.nodes.backends import reset_backends
-
     with tempfile.TemporaryDirectory(prefix="adamm-host-") as home:
         try:
             out = run(home, question)

@@ -169,20 +169,20 @@ def load(path: str | os.PathLike[str], format: str | None = None) -> LoadedFile:
     else:
         fmt = _normalize_format(file, format)
     if fmt == "jsonl":
-        from adamm.formats.jsonl import load_jsonl
+        from adamm.formats.jsonl import load_jsonl  # noqa: PLC0415 - one parser per format, loaded when that format is read
 
         return load_jsonl(file)
     if fmt == "mem-gallery":
-        from adamm.formats.mem_gallery import load_mem_gallery
+        from adamm.formats.mem_gallery import load_mem_gallery  # noqa: PLC0415 - one parser per format, loaded when that format is read
 
         return load_mem_gallery(file, data)
-    from adamm.formats.locomo import load_locomo
+    from adamm.formats.locomo import load_locomo  # noqa: PLC0415 - one parser per format, loaded when that format is read
 
     return load_locomo(file, data)
 
 
 def dump_rounds(rounds: Iterable[Round], path: str | os.PathLike[str]) -> int:
     """Write rounds as our JSONL format (see :func:`adamm.formats.jsonl.dump_rounds`)."""
-    from adamm.formats.jsonl import dump_rounds as _dump
+    from adamm.formats.jsonl import dump_rounds as _dump  # noqa: PLC0415 - one parser per format, loaded when that format is read
 
     return _dump(rounds, path)

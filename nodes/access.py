@@ -104,7 +104,7 @@ def check_caller(memory_id: str, config: Mapping[str, Any] | None = None) -> Non
     """
     if config is None:
         try:
-            from langgraph.config import get_config
+            from langgraph.config import get_config  # noqa: PLC0415 - only inside a run
 
             config = get_config()
         except RuntimeError:  # not inside a runnable: a direct Python call

@@ -42,7 +42,7 @@ from adamm.stores.attributes import AttributeResolver, Known, consolidation
 from adamm.stores.mining import DEFAULT_CONTEXT_ATTRIBUTES, SupportIndex, update_schemas
 from adamm.stores.quantities import canonical_unit, convert, dimension_of, parse_quantity, snake_case
 from adamm.stores.records import Round
-from adamm.stores.sql import RESERVED_COLUMNS, ColumnSpec, SqlStore, StoreError, check_identifier, is_identifier
+from adamm.stores.sql import RESERVED_COLUMNS, ColumnSpec, SqlStore, StoreError, cast_value, check_identifier, is_identifier
 from adamm.stores.sql_models import ObservationRecord
 
 log = logging.getLogger(__name__)
@@ -816,8 +816,6 @@ def _captions(rnd: Round) -> str | None:
 
 
 def _castable(value: Any, ctype: str, column: str) -> bool:
-    from adamm.stores.sql import cast_value
-
     try:
         cast_value(value, ctype, column)
         return True

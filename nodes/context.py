@@ -363,7 +363,7 @@ def _coerce(name: str, annotation: Any, value: Any) -> Any:
 def known_providers() -> frozenset[str]:
     """The providers the installed LangChain can build, or our fallback list."""
     try:
-        from langchain.chat_models.base import _BUILTIN_PROVIDERS  # noqa: PLC0415
+        from langchain.chat_models.base import _BUILTIN_PROVIDERS  # noqa: PLC0415 - heavy: only to list providers
     except ImportError:  # older or newer LangChain layout
         return KNOWN_PROVIDERS
     return frozenset(_BUILTIN_PROVIDERS) | KNOWN_PROVIDERS

@@ -25,7 +25,7 @@ def ocr_available() -> bool:
     if shutil.which("tesseract") is None:
         return False
     try:
-        import pytesseract  # noqa: F401
+        import pytesseract  # noqa: PLC0415, F401 - OCR is optional
     except ImportError:
         return False
     return True
@@ -35,8 +35,8 @@ def ocr_images(rnd: Round) -> dict[str, str]:
     """OCR text per image id, for images whose pixels we have; unreadable images are skipped."""
     if not ocr_available() or not any(im.data or im.path for im in rnd.images):
         return {}
-    import pytesseract
-    from PIL import Image, UnidentifiedImageError
+    import pytesseract  # noqa: PLC0415 - OCR is optional
+    from PIL import Image, UnidentifiedImageError  # noqa: PLC0415 - images only
 
     out: dict[str, str] = {}
     for im in rnd.images:

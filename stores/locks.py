@@ -71,7 +71,7 @@ def memory_lock(sql: SqlStore, home: str | Path, memory_id: str, timeout: float 
 
 @contextmanager
 def _advisory(sql: SqlStore, memory_id: str, timeout: float) -> Iterator[None]:
-    from sqlalchemy import text  # noqa: PLC0415
+    from sqlalchemy import text  # noqa: PLC0415 - PostgreSQL advisory locks only
 
     key = _advisory_key(memory_id)
     with sql.engine.connect() as conn:

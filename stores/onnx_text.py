@@ -20,11 +20,13 @@ import json
 import os
 import shutil
 import threading
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+from filelock import FileLock
 
 __all__ = ["OnnxTextModel", "ExportError", "model_fingerprint", "ensure_export", "encoder_threads"]
 
@@ -171,8 +173,8 @@ class OnnxTextModel:
     """An exported model: ``encode(texts)`` gives the vectors sentence-transformers would."""
 
     def __init__(self, export_dir: Path, threads: int | None = None, batch_tokens: int = 1024):
-        import onnxruntime as ort
-        from tokenizers import Tokenizer
+        import onnxruntime as ort  # noqa: PLC0415 - ONNX backend, loaded on first encode
+        from tokenizers import Tokenizer  # noqa: PLC0415 - ONNX backend, loaded on first encode
 
         manifest = _manifest(export_dir)
         model_path = export_dir / _MODEL
@@ -255,8 +257,6 @@ def ensure_export(model_dir: Path, cache_dir: Path, notice: Any = None, label: s
     (offline hub, quiet progress bars). A directory that exists but cannot be loaded is
     replaced.
     """
-    from filelock import FileLock
-
     model_dir, cache_dir = Path(model_dir), Path(cache_dir)
     root = cache_dir / "onnx"
     root.mkdir(parents=True, exist_ok=True)
@@ -314,8 +314,8 @@ def _export(model_dir: Path, out_dir: Path) -> None:
         import onnx  # noqa: F401 - torch's exporter needs it; fail here with a clear message
     except ImportError:
         raise ExportError("exporting to ONNX needs the 'onnx' package (pip install onnx)") from None
-    import torch
-    from sentence_transformers import SentenceTransformer
+    import torch  # noqa: PLC0415 - torch is heavy and optional: only the torch backend loads it
+    from sentence_transformers import SentenceTransformer  # noqa: PLC0415 - torch backend only
 
     out_dir.mkdir(parents=True)
     try:  # eager attention exports as plain ops that ONNX Runtime can fuse into its Attention op
@@ -347,8 +347,6 @@ def _export(model_dir: Path, out_dir: Path) -> None:
     mask = torch.tensor([[1, 1, 1, 1, 1, 1], [1, 1, 1, 0, 0, 0]])
     names = ["input_ids", "attention_mask", "token_type_ids"]
     dynamic = {name: {0: "batch", 1: "tokens"} for name in [*names, "last_hidden_state"]}
-    import warnings
-
     with warnings.catch_warnings(), torch.no_grad():
         warnings.simplefilter("ignore")  # tracer chatter about constant shapes, by design here
         try:
@@ -387,7 +385,7 @@ def _fuse(raw: Path, out: Path, config: Any) -> bool:
     if getattr(config, "model_type", None) != "bert":
         return False
     try:
-        from onnxruntime.transformers import optimizer
+        from onnxruntime.transformers import optimizer  # noqa: PLC0415 - export-time optimizer only
 
         model = optimizer.optimize_model(str(raw), model_type="bert", num_heads=int(config.num_attention_heads),
                                          hidden_size=int(config.hidden_size))

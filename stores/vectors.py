@@ -331,7 +331,7 @@ class VectorStore:
 
     @staticmethod
     def _forget_system(identifier: str) -> None:
-        from chromadb.api.shared_system_client import SharedSystemClient
+        from chromadb.api.shared_system_client import SharedSystemClient  # noqa: PLC0415 - heavy: opened on first vector use
 
         SharedSystemClient._identifier_to_system.pop(identifier, None)
         SharedSystemClient._identifier_to_refcount.pop(identifier, None)
@@ -345,8 +345,8 @@ class VectorStore:
             return self._client
 
     def _connect(self) -> ClientAPI:
-        import chromadb
-        from chromadb.config import Settings
+        import chromadb  # noqa: PLC0415 - heavy: opened on first vector use
+        from chromadb.config import Settings  # noqa: PLC0415 - heavy: opened on first vector use
 
         if self.url is not None:
             parsed = urlparse(self.url)
@@ -374,7 +374,7 @@ class VectorStore:
         Returns None for a missing collection that is not to be created. Raises
         ``RuntimeError`` if the collection belongs to another memory id (hash collision).
         """
-        from chromadb.errors import NotFoundError
+        from chromadb.errors import NotFoundError  # noqa: PLC0415 - heavy: opened on first vector use
 
         name = self._name(memory_id, space)
         try:
@@ -402,7 +402,7 @@ class VectorStore:
         return [getattr(c, "name", c) for c in self.client.list_collections()]
 
     def _delete_collection(self, name: str) -> None:
-        from chromadb.errors import NotFoundError
+        from chromadb.errors import NotFoundError  # noqa: PLC0415 - heavy: opened on first vector use
 
         try:
             self.client.delete_collection(name)
