@@ -19,7 +19,7 @@ from typing import Any, Iterable, Iterator
 from PIL import Image
 from pydantic import ValidationError
 
-from adamm.formats import LoadedFile, Scenario, reject_json_constant
+from adamm.formats.common import LoadedFile, Scenario, reject_json_constant
 from adamm.formats.errors import FormatError, from_validation_error, json_type, loc_to_field
 from adamm.stores.records import ImageRef, Round
 

@@ -29,7 +29,7 @@ from typing import Any
 from dateutil import parser as dateutil_parser
 from pydantic import ValidationError
 
-from adamm.formats import LoadedFile, Question, Scenario, read_json_file
+from adamm.formats.common import LoadedFile, Question, Scenario, read_json_file
 from adamm.formats.errors import FormatError, from_validation_error, json_type, loc_to_field
 from adamm.stores.records import Round, parse_time
 

@@ -27,7 +27,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from adamm.formats import LoadedFile, Question, Scenario, read_json_file
+from adamm.formats.common import LoadedFile, Question, Scenario, read_json_file
 from adamm.formats.errors import FormatError, from_validation_error, json_type, loc_to_field
 from adamm.formats.jsonl import image_exists, image_problem, resolve_image_path
 from adamm.stores.records import ImageRef, Round, parse_time

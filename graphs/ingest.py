@@ -11,7 +11,8 @@ without a checkpointer or store: the host graph or the LangGraph server brings i
 
 from langgraph.graph import END, START, StateGraph
 
-from adamm.nodes.analytic import extract_attributes, induce_tables
+from adamm.nodes.extract import extract_attributes
+from adamm.nodes.induce import induce_tables
 from adamm.nodes.context import Context
 from adamm.nodes.hierarchy import insert_hierarchy
 from adamm.nodes.ingest import index_rounds, store_rounds

@@ -3,7 +3,7 @@
 A deployed server is open while ``ADAMM_API_KEYS`` (or ``ADAMM_API_KEYS_FILE``) is unset, as a
 local development server should be. Once keys are set, every caller is the identity its key
 maps to, and may use only the memory ids that are that identity or start with
-``identity/`` (``alice``, ``alice/work``). The server's auth handlers (``adamm/auth.py``)
+``identity/`` (``alice``, ``alice/work``). The server's auth handlers (``graphs/auth.py``)
 enforce this before a run is created; the graphs check it again from the caller LangGraph
 puts in their config, so a host graph that embeds ours keeps the guarantee.
 """

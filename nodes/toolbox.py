@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
@@ -27,6 +27,7 @@ from adamm.nodes.context import Context
 from adamm.nodes.retrieval import RetrievedUnit, event_locate, semantic_match
 from adamm.stores import analytic
 from adamm.stores.analytic import ToolError
+from adamm.stores.analytic_query import jsonable
 from adamm.stores.records import parse_time
 
 ANALYTIC_TOOLS = ("Lookup", "Filter", "Compute", "Rank")
@@ -337,7 +338,7 @@ def expression_unit(expression: str, units: dict[str, str | None]) -> str | None
 
 
 def _render_row(row: dict[str, Any], units: dict[str, str | None]) -> tuple[str, dict[str, Any]]:
-    values = {k: analytic._jsonable(v) for k, v in row.items()
+    values = {k: jsonable(v) for k, v in row.items()
               if k not in ("source", "order", "time", "observed_at", "date", "captions") and v is not None}
     shown = ", ".join(f"{k} {_fmt(v)}" + (f" {units[k]}" if units.get(k) else "") for k, v in values.items())
     return shown, values
@@ -357,7 +358,7 @@ def _row_units(sql: Any, memory_id: str, res: analytic.ToolResult) -> list[dict[
         shown, values = _render_row(row, units)
         out.append({
             "kind": "row", "tool": res.tool, "table": res.table, "date": day,
-            "time": analytic._jsonable(row.get("time")), "order": row.get("order"),
+            "time": jsonable(row.get("time")), "order": row.get("order"),
             "values": values, "units": {k: units.get(k) for k in values if units.get(k)},
             "round_ids": [str(row["source"])], "image_ids": [],
             "text": f"{res.table} row, {day or 'undated'}: {shown}",
@@ -370,7 +371,7 @@ def _compute_unit(sql: Any, memory_id: str, res: analytic.ToolResult) -> dict[st
     units = _units_of(sql, memory_id, res.table, res.expression)
     unit = units.get(res.expression or "")
     rows = [{"date": _day(r.get("date") or r.get("time")), "source": str(r["source"]),
-             "value": analytic._jsonable(r.get(res.expression)) if res.expression in r else None} for r in res.rows]
+             "value": jsonable(r.get(res.expression)) if res.expression in r else None} for r in res.rows]
     where = _conditions(d["filters"]) or "all rows"
     shown_unit = unit if res.operator not in ("count", "count_distinct", "share") else None
     if res.operator == "share":

@@ -50,7 +50,6 @@ from adamm.stores.analytic_query import (
     tool_result,
     trend,
 )
-from adamm.stores.analytic_query import jsonable as _jsonable  # noqa: F401 - nodes/toolbox.py reads analytic._jsonable
 from adamm.stores.analytic_scope import ToolError, check_budget, norm, open_scope, resolve_column, resolve_table
 from adamm.stores.expressions import NUMERIC_TYPES
 from adamm.stores.sql import SqlStore

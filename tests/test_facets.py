@@ -207,7 +207,7 @@ def test_the_model_extractor_names_the_record_of_each_fact() -> None:
     per-round bound is rejected, not stored."""
     from pydantic import ValidationError
 
-    from adamm.nodes.analytic import MAX_OBSERVATIONS_PER_ROUND, ExtractedObservation, _draft_from_model
+    from adamm.nodes.extract import MAX_OBSERVATIONS_PER_ROUND, ExtractedObservation, _draft_from_model
 
     rnd = Round(round_id="r", timestamp=REF, user_text="Export: Mon 131/84, Tue 128/80")
     drafts_ = [_draft_from_model(ExtractedObservation(attribute="systolic", value=v, unit="mmHg", record=i), rnd)

@@ -32,7 +32,7 @@ def test_wheel_installs_only_the_adamm_package(wheel: Path) -> None:
     top = {n.split("/")[0] for n in names}
     assert top == {"adamm", next(t for t in top if t.endswith(".dist-info"))}
     for module in ("graphs/ingest.py", "graphs/query.py", "nodes/context.py", "stores/sql.py", "prompts/answer.py",
-                   "formats/jsonl.py", "cli.py", "auth.py", "langgraph.json", "langgraph.eval.json"):
+                   "formats/jsonl.py", "cli.py", "graphs/auth.py", "langgraph.json", "langgraph.eval.json"):
         assert f"adamm/{module}" in names, module
     assert not [n for n in names if n.startswith("adamm/tests/") or "/.ci/" in n or n.endswith(".pyc")]
     meta = zipfile.ZipFile(wheel).read(next(n for n in names if n.endswith("METADATA"))).decode()
