@@ -1,4 +1,4 @@
-"""The ``ingest`` graph: rounds in, memory out (AdaMM §3.3-3.4, DESIGN.md "Ingestion graph").
+"""The ``ingest`` graph: rounds in, memory out (AdaMM §3.3-3.4).
 
     store_rounds -> extract_attributes -> induce_tables -> insert_hierarchy -> index_rounds
 

@@ -1,4 +1,4 @@
-"""``python -m adamm.eval.devset`` writes the development history, as ``python -m adamm.devset`` did
+"""``python -m adamm.eval.devset`` writes the development history
 (the other commands are the modules': ``python -m adamm.eval.devset.questions``, ``.qa``, ``.score``)."""
 
 from adamm.eval.devset.history import main

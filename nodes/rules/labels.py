@@ -26,17 +26,10 @@ attribute costs more than a missed one. The extractor therefore says nothing unl
 This module reads a round: each text, then the metadata, and keeps one draft per attribute
 and day (see :func:`extract_round`).
 
-Speed (``benchmarks/bench_rules_extractor.py`` measures it; CPU time, one core of a shared
-machine that runs a plain 10M-iteration Python loop in 0.87 s): about 7,000 rounds/s on the
-2,775 Mem-Gallery rounds (0.14 ms a round - prose without a digit or a colon leaves after two
-regex scans) and about 1,700 rounds/s on dense synthetic rounds (a caption with 8 dashboard
-values, a log line with 3 more and a reply: 0.6 ms a round).
-
-Measured quality: on the 2,775 Mem-Gallery rounds (conversation about baking, travel, tech
-...) 7 rounds yield 10 drafts (``budget`` x4 from "my budget is around $300", a battery app's
-``design_capacity`` / ``current_capacity``, a caption's ``math`` / ``science`` / ``stem`` scores,
-``incoming_energy`` 100%); on :mod:`adamm.eval.devset` (seeds 0-8) every logged value but the
-ambiguous "Score 1 · Score 2" renderings is found with its observed day, and its chatter
+Speed and precision on the Mem-Gallery rounds (prose without a digit or a colon leaves after
+two regex scans; few of its rounds yield a draft at all) are what
+``benchmarks/bench_rules_extractor.py`` prints; on :mod:`adamm.eval.devset` every logged value
+but the ambiguous "Score 1 · Score 2" renderings is found with its observed day, and its chatter
 rounds yield nothing.
 """
 

@@ -1,4 +1,4 @@
-"""What a question asks, read the way the tool table (DESIGN.md) is organized: the intent decides
+"""What a question asks, read the way the tools are organized: the intent decides
 the tool and operator.
 
 average / total / median / count -> Compute; highest / lowest -> Compute max / min (Rank when

@@ -1,7 +1,7 @@
 """The offline (``rules``) planner, as the query loop calls it: intents to tools, names by
 similarity, dates and conditions by pattern.
 
-It reads a question the way the tool table (DESIGN.md) is organized, one module a step:
+It reads a question the way the tools are organized, one module a step:
 
 * the **intent** (:mod:`~adamm.nodes.rules.plan_intent`) decides the tool and operator;
 * the **target** (:mod:`~adamm.nodes.rules.plan_targets`, over the table descriptions of
