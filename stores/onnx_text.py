@@ -34,6 +34,9 @@ __all__ = ["OnnxTextModel", "ExportError", "model_fingerprint", "ensure_export",
 EXPORT_FORMAT = 2
 #: Least cosine between the exported and the torch model's vectors accepted at export time.
 MIN_EXPORT_COSINE = 0.9999
+#: The same for an int8 export: its weights move every vector a little (a mean cosine near 0.99
+#: on real rounds), so this bound catches a broken quantization, not the expected drift.
+MIN_INT8_COSINE = 0.95
 _MANIFEST = "manifest.json"
 _MODEL = "model.onnx"
 _RAW = "exported.onnx"
@@ -249,8 +252,13 @@ class OnnxTextModel:
 # making an export
 
 
-def ensure_export(model_dir: Path, cache_dir: Path, notice: Any = None, label: str | None = None) -> Path:
+def ensure_export(model_dir: Path, cache_dir: Path, notice: Any = None, label: str | None = None,
+                  int8: bool = False) -> Path:
     """The directory of a loadable export of ``model_dir``, exporting it first if needed.
+
+    ``int8``: the export with int8 weights (dynamic quantization, per output channel), kept
+    apart from the float one: about twice the speed on a CPU, at the cost of vectors that are
+    close to, not equal to, the model's.
 
     ``notice`` (a callable taking one line) is called once, right before an export is made
     (it takes a few seconds and loads torch): the caller says so and prepares the loading
@@ -260,7 +268,7 @@ def ensure_export(model_dir: Path, cache_dir: Path, notice: Any = None, label: s
     model_dir, cache_dir = Path(model_dir), Path(cache_dir)
     root = cache_dir / "onnx"
     root.mkdir(parents=True, exist_ok=True)
-    key = model_fingerprint(model_dir, cache_dir)[:24]
+    key = model_fingerprint(model_dir, cache_dir)[:24] + ("-int8" if int8 else "")
     target = root / key
     if _loadable(target):
         return target
@@ -268,12 +276,12 @@ def ensure_export(model_dir: Path, cache_dir: Path, notice: Any = None, label: s
         if _loadable(target):  # another process finished it while we waited
             return target
         if notice is not None:
-            notice(f"preparing the text encoder {label or model_dir.name} for ONNX Runtime "
-                   "(once, a few seconds)")
+            notice(f"preparing the text encoder {label or model_dir.name} for ONNX Runtime"
+                   f"{' with int8 weights' if int8 else ''} (once, a few seconds)")
         staging = root / f".{key}.{os.getpid()}.tmp"
         shutil.rmtree(staging, ignore_errors=True)
         try:
-            _export(model_dir, staging)
+            _export(model_dir, staging, int8=int8)
             if target.exists():
                 shutil.rmtree(target)
             os.replace(staging, target)
@@ -307,8 +315,9 @@ def _loadable(export_dir: Path) -> bool:
     return True
 
 
-def _export(model_dir: Path, out_dir: Path) -> None:
-    """Export the transformer with torch, then check the export against the torch model."""
+def _export(model_dir: Path, out_dir: Path, int8: bool = False) -> None:
+    """Export the transformer with torch (fused, or quantized to int8 weights), then check the
+    export against the torch model."""
     pipeline = _pipeline(model_dir)
     try:
         import onnx  # noqa: F401 - torch's exporter needs it; fail here with a clear message
@@ -355,14 +364,17 @@ def _export(model_dir: Path, out_dir: Path) -> None:
                               opset_version=17, dynamo=False)
         except Exception as exc:  # the exporter raises many kinds; the user needs one message
             raise ExportError(f"torch could not export '{model_dir.name}' to ONNX: {exc}") from exc
-    fused = _fuse(out_dir / _RAW, out_dir / _MODEL, transformer.config)
-    if fused:
+    fused = False if int8 else _fuse(out_dir / _RAW, out_dir / _MODEL, transformer.config)
+    if int8:  # quantize the unfused graph: the fused one loses far more in quantization
+        _quantize(out_dir / _RAW, out_dir / _MODEL)
+        (out_dir / _RAW).unlink()
+    elif fused:
         (out_dir / _RAW).unlink()
     else:
         os.replace(out_dir / _RAW, out_dir / _MODEL)
     dim = int(reference.encode(["probe"], convert_to_numpy=True).shape[-1])
     manifest = {
-        "format": EXPORT_FORMAT, "source": model_dir.name, "dim": dim, **pipeline, "fused": fused,
+        "format": EXPORT_FORMAT, "source": model_dir.name, "dim": dim, **pipeline, "fused": fused, "int8": int8,
         "pad_id": pad_id, "pad_token": pad_token, "onnx_bytes": (out_dir / _MODEL).stat().st_size,
     }
     (out_dir / _MANIFEST).write_text(json.dumps(manifest, indent=1))
@@ -370,9 +382,22 @@ def _export(model_dir: Path, out_dir: Path) -> None:
     expected = reference.encode(list(_PROBES), convert_to_numpy=True, normalize_embeddings=pipeline["normalize"])
     cosine = (exported * expected).sum(axis=1) / (
         np.linalg.norm(exported, axis=1) * np.linalg.norm(expected, axis=1) + 1e-12)
-    if float(cosine.min()) < MIN_EXPORT_COSINE:
+    if float(cosine.min()) < (MIN_INT8_COSINE if int8 else MIN_EXPORT_COSINE):
         raise ExportError(f"the ONNX export of '{model_dir.name}' disagrees with the torch model "
                           f"(cosine {float(cosine.min()):.5f}); use text_encoder_backend='torch'")
+
+
+def _quantize(raw: Path, out: Path) -> None:
+    """int8 weights for the matrix products, per output channel and in a reduced range: the
+    per-tensor default moved MiniLM's vectors to a mean cosine of 0.955, this keeps 0.99."""
+    import onnx  # noqa: PLC0415 - export only
+    from onnxruntime.quantization import QuantType, quantize_dynamic  # noqa: PLC0415 - int8 export only
+
+    try:
+        quantize_dynamic(str(raw), str(out), weight_type=QuantType.QInt8, per_channel=True, reduce_range=True,
+                         extra_options={"DefaultTensorType": onnx.TensorProto.FLOAT})
+    except Exception as exc:  # the quantizer raises many kinds; the user needs one message
+        raise ExportError(f"ONNX Runtime could not quantize the export: {exc}") from exc
 
 
 def _fuse(raw: Path, out: Path, config: Any) -> bool:

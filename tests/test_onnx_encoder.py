@@ -51,6 +51,26 @@ def test_onnx_gives_the_torch_models_vectors_on_real_rounds(torch_encoder) -> No
     assert np.allclose(onnx.encode(texts[::-1]), got[::-1], atol=1e-5)
 
 
+def test_int8_weights_keep_the_vectors_close_and_live_apart_from_the_float_export(torch_encoder, tmp_path) -> None:
+    """``onnx-int8``: an export of its own beside the float one (both can be used from one
+    cache), vectors close to the model's (the bounds: what per-channel quantization gives on
+    real rounds, with a margin; a per-tensor or fused quantization fails them), and the same
+    vector space name, so the per-encoder calibration still applies."""
+    cache = tmp_path / "cache"
+    int8 = TextEncoder(backend="onnx-int8", cache_dir=cache)
+    flt = TextEncoder(backend="onnx", cache_dir=cache)
+    texts = [t for t in real_texts() if t.strip()]
+    got, want = int8.encode(texts), torch_encoder.encode(texts)
+    assert int8.runs_on == "onnx-int8" and flt.encode(["x"]).shape == (1, 384) and flt.runs_on == "onnx"
+    cosine = (got * want).sum(axis=1)
+    assert cosine.mean() >= 0.98 and cosine.min() >= 0.93, (cosine.mean(), cosine.min())
+    assert not np.allclose(got, want, atol=1e-4)  # it really is another model file
+    exports = sorted(p.name for p in (cache / "onnx").iterdir() if p.is_dir())
+    assert len(exports) == 2 and exports[1] == exports[0] + "-int8"
+    assert json.loads((cache / "onnx" / exports[1] / "manifest.json").read_text())["int8"] is True
+    assert int8.name == flt.name == "all-MiniLM-L6-v2"
+
+
 def test_the_packaged_model_runs_on_onnx_by_default_and_names_one_vector_space(torch_encoder) -> None:
     auto = TextEncoder()
     auto.encode(["hello"])
