@@ -109,6 +109,7 @@ def extract_attributes(state: IngestState, runtime: Runtime[Context]) -> dict[st
         b.sql.add_observations(memory_id, records, round_ids=[r.round_id for r in rounds])
         # labels of one field are merged when a new label appears; a batch of known labels has none
         merged = consolidate_attributes(b.sql, memory_id, rounds) if set(resolver.known) - known_before else 0
+        b.sql.add_model_use(memory_id, entries)  # this run's calls only: `adamm stats` shows model_fallbacks
     return {"stored": {"observations": len(records), "extraction_failures": failures, "attributes_merged": merged,
                        "extractor_skipped": gated},
             "cost": [cost.to_dict(), *entries]}

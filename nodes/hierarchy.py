@@ -89,6 +89,7 @@ def insert_hierarchy(state: IngestState, runtime: Runtime[Context]) -> dict[str,
                 for key, n in h.add_event(rnd).items():
                     counts[key] += n
             h.flush()
+        backends(ctx).sql.add_model_use(memory_id, entries)
     return {"stored": counts, "cost": [cost.to_dict(), *entries]}
 
 

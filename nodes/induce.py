@@ -67,6 +67,7 @@ def induce_tables(state: IngestState, runtime: Runtime[Context]) -> dict[str, An
                 for key, n in run.add_round(rnd).items():
                     counts[key] += n
             counts["table_rows"] += run.flush()
+        b.sql.add_model_use(memory_id, entries)
     return {"stored": dict(counts), "cost": [cost.to_dict(), *entries]}
 
 

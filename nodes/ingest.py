@@ -96,7 +96,6 @@ def index_rounds(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any
         if ctx.use_retrieval:  # the no-retrieval ablation keeps rounds out of the vector index
             n = b.units.add(memory_id, ROUNDS_SPACE, [round_unit(r) for r in rounds])
         b.sql.mark_derived(memory_id, [r.round_id for r in rounds])
-        b.sql.add_model_use(memory_id, state.get("cost") or [])  # kept: `adamm stats` shows model_fallbacks
     return {"stored": {"units_indexed": n}, "cost": [cost.to_dict()]}
 
 

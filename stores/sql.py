@@ -95,7 +95,7 @@ class SqlStore(RoundStore, UnitStore, NodeStore, SchemaStore, TableStore):
         }
 
     def add_model_use(self, memory_id: str, entries: Sequence[dict[str, Any]]) -> None:
-        """Add a run's model calls (cost-ledger entries with a role) to the memory's totals."""
+        """Add one node's model calls (cost-ledger entries with a role) to the memory's totals."""
         totals: dict[tuple[str, str], list[int]] = {}
         for e in entries:
             if e.get("role") and e.get("model"):

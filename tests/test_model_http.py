@@ -422,3 +422,22 @@ def test_the_readme_model_recipes_run_against_a_server(home, tmp_path) -> None:
     assert {"gpt-4o-mini", "qwen2.5-7b-instruct"} <= set(models)
     assert {"BatchExtractionOut", "DescribeOut", "PlanOut", "AnswerOut"} <= asked_for
     assert "fell back" not in done.stdout + done.stderr
+
+
+def test_model_use_is_counted_once_per_run_on_a_checkpointed_thread(home) -> None:
+    """A host that keeps the ingest graph's state on a thread (a checkpointer) carries the cost
+    ledger from run to run; the memory's model totals must still count each call once."""
+    from langgraph.checkpoint.memory import InMemorySaver
+
+    from adamm.graphs.ingest import builder
+
+    threaded = builder.compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "t"}}
+    with OpenAIStub(fault="500") as stub:
+        ctx = Context(extractor="openai:stub", model_base_url=stub.url, model_timeout=5, use_retrieval=False)
+        first = threaded.invoke({"memory_id": "m", "rounds": ROUNDS[:3]}, config=config, context=ctx)
+        second = threaded.invoke({"memory_id": "m", "rounds": ROUNDS[3:]}, config=config, context=ctx)
+    assert len(second["cost"]) > len(first["cost"])  # the thread's ledger really does carry over
+    calls = sum(e["calls"] for e in second["cost"] if e.get("role") == "extractor")  # both runs, once each
+    stats = backends(Context()).sql.stats("m")
+    assert stats["model_calls"] == calls > 0 and stats["model_fallbacks"] == 2  # one call fell back per run
