@@ -115,14 +115,12 @@ class FilterSpec(_Args):
         return {"column": self.column, "op": self.op, "value": self.value}
 
 
-def _when(value: str | None, arg: str) -> str | None:
-    """An ISO date or time, checked now so that a bad one is the caller's error to fix."""
-    if value is not None:
-        try:
-            parse_time(value)
-        except (TypeError, ValueError):
-            raise ValueError(f"{arg}: expected an ISO date or time, got {value!r}") from None
-    return value
+def _instant(value: str, arg: str) -> datetime:
+    """An ISO date or time, or ValueError naming the argument: the caller's error to fix."""
+    try:
+        return parse_time(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{arg}: expected an ISO date or time, got {value!r}") from None
 
 
 class _Period(_Args):
@@ -133,7 +131,9 @@ class _Period(_Args):
     @field_validator("start", "end")
     @classmethod
     def _iso(cls, v: str | None, info: Any) -> str | None:
-        return _when(v, info.field_name)
+        if v is not None:
+            _instant(v, info.field_name)
+        return v
 
 
 class LookupArgs(_Args):
@@ -285,8 +285,8 @@ def time_range(start: str | None, end: str | None) -> tuple[datetime | None, dat
     end of that day."""
     if start is None and end is None:
         return None
-    lo = parse_time(_when(start, "start")) if start else None
-    hi = parse_time(_when(end, "end")) if end else None
+    lo = _instant(start, "start") if start else None
+    hi = _instant(end, "end") if end else None
     if hi is not None and len(end or "") == 10:
         hi = hi.replace(hour=23, minute=59, second=59, microsecond=999999)
     return lo, hi

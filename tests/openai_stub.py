@@ -150,10 +150,6 @@ class OpenAIStub:
         return "tools" if body.get("tools") else None
 
     @staticmethod
-    def _schema_name_of(body: dict[str, Any]) -> str:
-        return OpenAIStub._schema_name(body)[0]
-
-    @staticmethod
     def _schema_name(body: dict[str, Any]) -> tuple[str, str | None]:
         """The structured output asked for: ``(schema name, tool name or None)``."""
         kind = OpenAIStub.request_kind(body)
@@ -264,4 +260,4 @@ def sleep_script() -> dict[str, Any]:
 
 def schema_names(requests: list[dict[str, Any]]) -> list[str]:
     """The structured output each recorded request asked for ("" for plain text)."""
-    return [OpenAIStub._schema_name_of(body) for body in requests]
+    return [OpenAIStub._schema_name(body)[0] for body in requests]
