@@ -41,7 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("path")
     p.add_argument("--memory-id", required=True)
     p.add_argument("--format", choices=["jsonl", "mem-gallery", "locomo"], help="default: detected from the file")
-    p.add_argument("--batch-size", type=int, default=64, help="rounds per graph invocation")
+    p.add_argument("--batch-size", type=int, help="rounds per graph invocation (default 256)")
 
     p = sub.add_parser("ask", help="ask a question about a memory")
     p.add_argument("question")
@@ -126,11 +126,11 @@ def _print_json(value: Any) -> None:
 
 def cmd_ingest(args: argparse.Namespace, ctx: Any) -> int:
     from adamm.formats import load  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
-    from adamm.memory import Memory  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
+    from adamm.memory import DEFAULT_BATCH, Memory  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
     from adamm.nodes.ingest import check_memory_id  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
 
     check_memory_id(args.memory_id)
-    if args.batch_size < 1:
+    if args.batch_size is not None and args.batch_size < 1:
         return _usage("--batch-size must be at least 1")
     loaded = load(args.path, args.format)  # validates the whole file first: all or nothing
     for warning in loaded.warnings:
@@ -138,7 +138,7 @@ def cmd_ingest(args: argparse.Namespace, ctx: Any) -> int:
     many = len(loaded.scenarios) > 1
     for scenario in loaded.scenarios:
         memory_id = f"{args.memory_id}:{scenario.name}" if many else args.memory_id
-        stored = Memory(memory_id, context=ctx, batch_size=args.batch_size).ingest(scenario.rounds, progress=scenario.name).counts
+        stored = Memory(memory_id, context=ctx, batch_size=args.batch_size or DEFAULT_BATCH).ingest(scenario.rounds, progress=scenario.name).counts
         total = stored.get("rounds_added", 0) + stored.get("rounds_unchanged", 0) + stored.get("rounds_updated", 0)
         print(
             f"{memory_id}: {total} rounds stored ({stored.get('rounds_added', 0)} new, "

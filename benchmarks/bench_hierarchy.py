@@ -1,6 +1,6 @@
 """Retrieval-hierarchy scaling: insertion cost per round at 1k vs N rounds, tool latency at N.
 
-    python benchmarks/bench_hierarchy.py [--rounds 20000] [--batch 64] [--window 1000] [--queries 40]
+    python benchmarks/bench_hierarchy.py [--rounds 20000] [--batch 256] [--window 1000] [--queries 40]
 
 A synthetic history (deterministic, no data files): one session (with its id) every 1-3 days, 8-24 turns on one of
 60 themes (80 % of a turn's words from the theme's 8), themes recurring, every turn distinct text
@@ -66,7 +66,7 @@ def synthetic_rounds(n: int, seed: int = 0) -> list[dict]:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--rounds", type=int, default=20_000)
-    p.add_argument("--batch", type=int, default=64)
+    p.add_argument("--batch", type=int, default=256, help="rounds per graph invocation (the product default)")
     p.add_argument("--window", type=int, default=1000, help="rounds in the first / last measurement window")
     p.add_argument("--queries", type=int, default=40)
     p.add_argument("--home", help="data directory to build in and keep (default: a temporary one, removed); "

@@ -48,7 +48,7 @@ def main(argv: list[str] | None = None) -> int:
     dev = generate(seed=args.seed, days=args.days)
     if backends(ctx).sql.count_rounds(MEMORY) < len(dev.rounds):
         t = time.perf_counter()
-        Memory(MEMORY, context=ctx, batch_size=64).ingest(dev.rounds, progress="ingest")
+        Memory(MEMORY, context=ctx).ingest(dev.rounds, progress="ingest")
         print(f"ingested {len(dev.rounds)} rounds in {time.perf_counter() - t:.0f} s", file=sys.stderr)
     questions = generate_questions(dev)
     if args.questions:

@@ -40,12 +40,13 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from adamm.memory import DEFAULT_BATCH  # the batch a user's ingestion runs in
+
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "mem_gallery" / "dialog"
 SYSTEMS = ("dense", "bm25", "hybrid", "adamm")
 #: Mem-Gallery question types ("point"), in the order the table shows them.
 CATEGORIES = ("FR", "TTL", "VS", "MR", "AR", "VR", "TR", "CD", "KR")
 K = 10
-BATCH = 64
 
 Searcher = Callable[[str, str], list[str]]  # (memory_id, query) -> ranked round ids
 
@@ -200,7 +201,7 @@ def make_searchers(ctx: Any, systems: Sequence[str], k: int = K) -> tuple[dict[s
 
 
 def ingest(ctx: Any, scenarios: Sequence[Any], progress: bool) -> list[dict[str, Any]]:
-    """Each scenario into its own memory, in batches of BATCH rounds; per-scenario timings."""
+    """Each scenario into its own memory, in batches of DEFAULT_BATCH rounds; per-scenario timings."""
     from tqdm import tqdm  # noqa: PLC0415 - progress bars only
 
     from adamm.graphs.ingest import graph  # noqa: PLC0415 - builds the graphs (seconds): only where they run
@@ -210,8 +211,8 @@ def ingest(ctx: Any, scenarios: Sequence[Any], progress: bool) -> list[dict[str,
     with tqdm(total=total, desc="ingest", unit="round", file=sys.stderr, disable=not progress) as bar:
         for s in scenarios:
             t = time.perf_counter()
-            for start in range(0, len(s.rounds), BATCH):
-                batch = [r.model_dump(mode="json") for r in s.rounds[start:start + BATCH]]
+            for start in range(0, len(s.rounds), DEFAULT_BATCH):
+                batch = [r.model_dump(mode="json") for r in s.rounds[start:start + DEFAULT_BATCH]]
                 graph.invoke({"memory_id": s.name, "rounds": batch}, context=ctx)
                 bar.update(len(batch))
             out.append({"memory_id": s.name, "rounds": len(s.rounds), "ingest_s": time.perf_counter() - t})
@@ -356,7 +357,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"({name}: skipped -- {why})")
     if args.json_out:
         doc = {
-            "config": {"data": str(data), "files": [f.name for f in files], "k": K, "batch": BATCH,
+            "config": {"data": str(data), "files": [f.name for f in files], "k": K, "batch": DEFAULT_BATCH,
                        "session_ids": not args.no_sessions,
                        "systems": list(searchers), "skipped": skipped,
                        "query_image_caption": not args.no_query_caption,

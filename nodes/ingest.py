@@ -74,7 +74,7 @@ def store_rounds(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any
         probe_servers(ctx, ("extractor", "describer"))  # an unreachable server fails the run before anything is stored
         sql = backends(ctx).sql
         result = sql.add_rounds(memory_id, rounds)
-        pending = [r.round_id for r in sql.get_rounds(memory_id, only_pending=True)]
+        pending = sql.pending_round_ids(memory_id)
     return {
         "memory_id": memory_id,
         "pending": pending,

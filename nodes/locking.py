@@ -39,7 +39,7 @@ def locked(node: Callable[[Any, Runtime[Context]], dict[str, Any]]) -> Callable[
         with lock_memory(ctx, memory_id):
             pending = state.get("pending")
             if pending:
-                still = {r.round_id for r in backends(ctx).sql.get_rounds(memory_id, pending, only_pending=True)}
+                still = set(backends(ctx).sql.pending_round_ids(memory_id, pending))
                 state = {**state, "pending": [rid for rid in pending if rid in still]}
             return node(state, runtime)
 

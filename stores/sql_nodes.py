@@ -16,6 +16,10 @@ from adamm.stores.sql_base import StoreBase
 from adamm.stores.sql_models import NodeRecord, utcnow
 
 
+#: What ``put_nodes`` writes of a node (NodeRecord's attributes are named as its columns).
+_NODE_COLUMNS = tuple(c.name for c in NodeRecord.__table__.columns if c.name not in ("id", "memory_id", "updated_at"))  # type: ignore[attr-defined]
+
+
 class NodeStore(StoreBase):
     """Topic, episode and event records of every memory."""
 
@@ -23,20 +27,10 @@ class NodeStore(StoreBase):
         """Insert or update hierarchy nodes by ``node_id``, in one transaction."""
         if not nodes:
             return
+        now = utcnow()
+        rows = {n.node_id: {**{c: getattr(n, c) for c in _NODE_COLUMNS}, "updated_at": now} for n in nodes}  # the last wins
         with self.session() as s:
-            old = {
-                n.node_id: n
-                for n in s.execute(
-                    select(NodeRecord).where(NodeRecord.memory_id == memory_id, NodeRecord.node_id.in_([n.node_id for n in nodes]))  # type: ignore[attr-defined]
-                ).scalars()
-            }
-            for node in nodes:
-                data = node.model_dump(exclude={"id", "memory_id"})
-                rec = old.get(node.node_id) or NodeRecord(memory_id=memory_id, node_id=node.node_id, level=node.level)
-                for key, value in data.items():
-                    setattr(rec, key, value)
-                rec.updated_at = utcnow()
-                s.add(rec)
+            self._upsert_rows(s, NodeRecord, {"memory_id": memory_id}, "node_id", list(rows.values()))
 
     def nodes(
         self,

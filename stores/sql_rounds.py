@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, func, insert, select
+from sqlalchemy import delete, func, insert, select, update
 
 from adamm.stores.records import ImageRef, Round
 from adamm.stores.sql_base import StoreBase
@@ -83,7 +83,6 @@ class RoundStore(StoreBase):
         session_id: str | None = None,
         order_range: tuple[int, int] | None = None,
         orders: Sequence[int] | None = None,
-        only_pending: bool = False,
     ) -> list[Round]:
         """Rounds of one memory in history order, optionally narrowed."""
         q = select(RoundRecord).where(RoundRecord.memory_id == memory_id)
@@ -95,11 +94,18 @@ class RoundStore(StoreBase):
             q = q.where(RoundRecord.session_id == session_id)
         if order_range is not None:
             q = q.where(RoundRecord.order >= order_range[0], RoundRecord.order <= order_range[1])
-        if only_pending:
-            q = q.where(RoundRecord.derived == False)  # noqa: E712
         q = q.order_by(RoundRecord.order)
         with self.session() as s:
             return [_to_round(r) for r in s.execute(q).scalars()]
+
+    def pending_round_ids(self, memory_id: str, round_ids: Sequence[str] | None = None) -> list[str]:
+        """Ids of rounds not yet fully derived, in history order, optionally among ``round_ids``:
+        the check every ingestion step makes under the lock, so it reads ids, not texts."""
+        q = select(RoundRecord.round_id).where(RoundRecord.memory_id == memory_id, RoundRecord.derived == False)  # noqa: E712
+        if round_ids is not None:
+            q = q.where(RoundRecord.round_id.in_(list(round_ids)))  # type: ignore[attr-defined]
+        with self.session() as s:
+            return list(s.execute(q.order_by(RoundRecord.order)).scalars())
 
     def round_sessions(self, memory_id: str, round_ids: Sequence[str] | None = None, *,
                        session_ids: Sequence[str] | None = None) -> dict[str, tuple[str, int]]:
@@ -117,11 +123,8 @@ class RoundStore(StoreBase):
         if not round_ids:
             return
         with self.session() as s:
-            for rec in s.execute(
-                select(RoundRecord).where(RoundRecord.memory_id == memory_id, RoundRecord.round_id.in_(list(round_ids)))  # type: ignore[attr-defined]
-            ).scalars():
-                rec.derived = True
-                s.add(rec)
+            s.execute(update(RoundRecord).where(RoundRecord.memory_id == memory_id, RoundRecord.round_id.in_(list(round_ids)))  # type: ignore[attr-defined]
+                      .values(derived=True))
 
     def count_rounds(self, memory_id: str) -> int:
         return self._count(RoundRecord, memory_id)

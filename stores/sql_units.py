@@ -27,18 +27,10 @@ class UnitStore(StoreBase):
         """Insert or replace ``(unit_id, text, metadata)`` units of one space."""
         if not units:
             return
-        ids = [u[0] for u in units]
+        now = utcnow()
+        rows = {unit_id: {"unit_id": unit_id, "text": text, "metadata": dict(meta), "updated_at": now} for unit_id, text, meta in units}
         with self.session() as s:
-            old = {
-                u.unit_id: u
-                for u in s.execute(
-                    select(UnitRecord).where(UnitRecord.memory_id == memory_id, UnitRecord.space == space, UnitRecord.unit_id.in_(ids))  # type: ignore[attr-defined]
-                ).scalars()
-            }
-            for unit_id, text, meta in units:
-                rec = old.get(unit_id) or UnitRecord(memory_id=memory_id, space=space, unit_id=unit_id)
-                rec.text, rec.meta, rec.updated_at = text, dict(meta), utcnow()
-                s.add(rec)
+            self._upsert_rows(s, UnitRecord, {"memory_id": memory_id, "space": space}, "unit_id", list(rows.values()))
             self._touch_units(s, memory_id, space)
 
     def delete_units(self, memory_id: str, space: str, unit_ids: Sequence[str] | None = None) -> None:

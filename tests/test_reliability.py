@@ -152,7 +152,7 @@ def test_sigkill_at_every_write_then_rerun_completes_the_memory(clean, tmp_path:
     assert stats_of(home, "m") == expected
     ctx = Context(home=str(home))
     b = backends(ctx)
-    assert not b.sql.get_rounds("m", only_pending=True)
+    assert not b.sql.pending_round_ids("m")
     ids = [f"r{i}" for i in range(16)]
     assert set(b.vectors.get("m", text_space(ROUNDS_SPACE), ids)) == set(ids)
     assert set(b.keywords.get("m", ROUNDS_SPACE).ids) == set(ids)
@@ -241,7 +241,7 @@ def test_two_processes_ingesting_at_once_lose_nothing(tmp_path: Path) -> None:
         stats = Memory(memory_id, context=ctx).stats()
         assert stats["rounds"] == stats["vectors"] == stats["bm25_entries"] == stats["events"] == len(ids), (memory_id, stats)
         assert stats["supports"] == len(ids)
-        assert not b.sql.get_rounds(memory_id, only_pending=True)
+        assert not b.sql.pending_round_ids(memory_id)
         assert set(b.vectors.get(memory_id, text_space(ROUNDS_SPACE), sorted(ids))) == ids
         assert set(b.keywords.get(memory_id, ROUNDS_SPACE).ids) == ids
         assert {u.unit_id for u in b.sql.units(memory_id, EVENTS)} == {f"ev:{i}" for i in ids}

@@ -54,7 +54,8 @@ def test_add_rounds_is_idempotent_and_detects_updates(store: SqlStore) -> None:
     res = store.add_rounds("alice", changed)
     assert res.updated == ["r1"] and res.unchanged == ["r0", "r2"]
     assert store.count_rounds("alice") == 3
-    assert [r.round_id for r in store.get_rounds("alice", only_pending=True)] == ["r1"]
+    assert store.pending_round_ids("alice") == ["r1"]
+    assert store.pending_round_ids("alice", ["r0", "r2"]) == []
     assert store.get_rounds("alice", ["r1"])[0].user_text == "I slept 9 hours"
     # appended rounds continue the order after the newest one
     store.add_rounds("alice", [Round(round_id="late", user_text="hello")])
