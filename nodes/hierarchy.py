@@ -255,8 +255,10 @@ class _Hierarchy:
         r.last_order = max(x for x in (r.last_order, ep.rec.last_order) if x is not None) if ep.rec.last_order is not None else r.last_order
         r.has_visual = topic.visual is not None
         self.dirty[r.node_id] = topic
-        episodes = [n for n in self.sql.nodes(self.memory_id, "episode", parent_id=r.node_id) if n.node_id not in self.dirty]
-        episodes += [n.rec for n in self.dirty.values() if n.rec.level == "episode" and n.rec.parent_id == r.node_id]
+        mine = [n.rec for n in self.dirty.values() if n.rec.level == "episode" and n.rec.parent_id == r.node_id]
+        # the newest stored ones suffice: a dirty episode replaces its stored self
+        stored = self.sql.nodes(self.memory_id, "episode", parent_id=r.node_id, newest=TOPIC_DESCRIBE_EPISODES + len(mine))
+        episodes = [n for n in stored if n.node_id not in self.dirty] + mine
         episodes.sort(key=lambda e: e.first_order if e.first_order is not None else -1)
         self._describe(topic, level="topic", texts=[e.description for e in episodes[-TOPIC_DESCRIBE_EPISODES:]])
 
@@ -309,11 +311,12 @@ class _Hierarchy:
         text = self.b.vectors.get(self.memory_id, text_space(space), [node_id]).get(node_id)
         visual = self.b.vectors.get(self.memory_id, visual_space(space), [node_id]).get(node_id)
         centroid = self.b.vectors.get(self.memory_id, centroid_space(space), [node_id]).get(node_id)
-        child_level = "event" if level == "episode" else "episode"
-        children = self.sql.nodes(self.memory_id, child_level, parent_id=node_id)
-        node = _Node(rec, text, visual, len(children), sum(1 for c in children if c.has_visual), centroid)
-        node.unit_text = rec.description if level != "episode" or not rec.is_open else self._open_text(children)
-        return node
+        if level == "episode" and rec.is_open:  # its unit text is its events' text
+            children = self.sql.nodes(self.memory_id, "event", parent_id=node_id)
+            node = _Node(rec, text, visual, len(children), sum(1 for c in children if c.has_visual), centroid)
+            node.unit_text = self._open_text(children)
+            return node
+        return _Node(rec, text, visual, *self.sql.child_counts(self.memory_id, node_id), centroid=centroid)
 
     @staticmethod
     def _open_text(children: list[NodeRecord]) -> str:

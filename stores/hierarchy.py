@@ -75,10 +75,12 @@ def summarize(texts: Sequence[str], start: datetime | None = None, end: datetime
         for line in text.splitlines():
             body = _PREFIX.sub("", line.strip())
             sentences.extend(s.strip() for s in _SENTENCE.split(body) if len(s.strip()) > 3)
-    freq = Counter(w for s in sentences for w in set(tokenize(s)) if not w.isdigit() and len(w) > 2)
+    # dict.fromkeys, not set: ties in the counts are broken by first appearance, the same in
+    # every process (a set's order follows the per-process string hash seed)
+    freq = Counter(w for s in sentences for w in dict.fromkeys(tokenize(s)) if not w.isdigit() and len(w) > 2)
     scored = []
     for i, s in enumerate(sentences):
-        words = [w for w in set(tokenize(s)) if w in freq]
+        words = [w for w in dict.fromkeys(tokenize(s)) if w in freq]
         if words:
             scored.append((sum(freq[w] for w in words) / (len(words) ** 0.5), -i, s))
     chosen = sorted(sorted(scored, reverse=True)[:max_sentences], key=lambda x: -x[1])

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from sqlalchemy import delete, or_, select
+from sqlalchemy import delete, func, or_, select
 
 from adamm.stores.sql_base import StoreBase
 from adamm.stores.sql_models import NodeRecord, utcnow
@@ -41,12 +41,14 @@ class NodeStore(StoreBase):
         parent_id: str | None = None,
         parent_ids: Sequence[str] | None = None,
         open_only: bool = False,
-        limit: int | None = None,
+        newest: int | None = None,
     ) -> list[NodeRecord]:
+        """Node records in history order, optionally narrowed; ``newest``: only the last that
+        many (a topic's description reads its recent episodes, not all of them)."""
         q = select(NodeRecord).where(NodeRecord.memory_id == memory_id)
         if parent_ids is not None:
             q = q.where(NodeRecord.parent_id.in_(list(parent_ids)))  # type: ignore[attr-defined]
-        level_in_sql = level is not None and (node_ids is None or limit is not None)
+        level_in_sql = level is not None and (node_ids is None or newest is not None)
         if level_in_sql:
             q = q.where(NodeRecord.level == level)
         if node_ids is not None:
@@ -56,11 +58,14 @@ class NodeStore(StoreBase):
             q = q.where(NodeRecord.parent_id == parent_id)
         if open_only:
             q = q.where(NodeRecord.is_open == True)  # noqa: E712
-        q = q.order_by(NodeRecord.first_order, NodeRecord.id)
-        if limit is not None:
-            q = q.limit(max(0, int(limit)))
+        if newest is not None:
+            q = q.order_by(NodeRecord.first_order.desc(), NodeRecord.id.desc()).limit(max(0, int(newest)))  # type: ignore[union-attr]
+        else:
+            q = q.order_by(NodeRecord.first_order, NodeRecord.id)
         with self.session() as s:
             found = list(s.execute(q).scalars())
+        if newest is not None:
+            found.reverse()
         return found if level is None or level_in_sql else [n for n in found if n.level == level]
 
     def node_ids(self, memory_id: str, level: str, *, parent_ids: Sequence[str] | None = None,
@@ -77,6 +82,15 @@ class NodeStore(StoreBase):
             q = q.where(or_(NodeRecord.end_time.is_(None), NodeRecord.end_time >= ends_from))  # type: ignore[union-attr]
         with self.session() as s:
             return list(s.execute(q).scalars())
+
+    def child_counts(self, memory_id: str, parent_id: str) -> tuple[int, int]:
+        """How many children a node has, and how many of them have a visual vector: what a
+        topic's running means need, without reading its episodes."""
+        q = select(func.count(NodeRecord.id), func.count(NodeRecord.id).filter(NodeRecord.has_visual == True)).where(  # noqa: E712
+            NodeRecord.memory_id == memory_id, NodeRecord.parent_id == parent_id)
+        with self.session() as s:
+            n, visual = s.execute(q).one()
+        return int(n or 0), int(visual or 0)
 
     def parents(self, memory_id: str, node_ids: Sequence[str]) -> dict[str, str | None]:
         """``node_id -> parent_id`` for the given nodes."""

@@ -43,6 +43,21 @@ def test_pure_rules() -> None:
     assert text.startswith("2025-03-03 to 2025-03-04.") and "cookies" in text.lower()
 
 
+def test_a_description_is_the_same_in_every_process() -> None:
+    """Keyword ties are broken by first appearance, not by the per-process string hash order:
+    a memory rebuilt (or ingested by another process) gets the same descriptions."""
+    import subprocess  # noqa: PLC0415
+    import sys  # noqa: PLC0415
+
+    code = ("from adamm.stores.hierarchy import summarize; "
+            "print(summarize(['User: apples pears plums figs dates limes kiwis melons grapes berries.', "
+            "'Assistant: cherries lemons mangos papayas guavas quinces.']))")
+    outs = {subprocess.run([sys.executable, "-c", code], env={**__import__("os").environ, "PYTHONHASHSEED": str(seed)},
+                           capture_output=True, text=True, check=True).stdout for seed in (1, 2, 3, 4)}
+    assert len(outs) == 1
+    assert "Keywords: apples, pears, plums, figs, dates, limes, kiwis, melons." in outs.pop()
+
+
 def test_similarity_offset_calibrates_text_only_and_defaults_per_encoder() -> None:
     a, b = np.array([1.0, 0.0]), np.array([0.6, 0.8])
     assert fused_similarity(a, b, None, None, 0.6, 0.4, 0.25) == pytest.approx(0.85)

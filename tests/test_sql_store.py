@@ -277,3 +277,14 @@ def test_observations_schemas_attribute_sets_nodes_units(store: SqlStore) -> Non
     assert store.child_rounds("alice", ["ep:1"], limit=1) == ["r0"]
     assert sorted(store.node_ids("alice", "event", parent_ids=["ep:1"])) == ["ev:r0", "ev:r1"]
     assert [n.node_id for n in store.nodes("alice", "event", node_ids=["ev:r1", "ep:1"])] == ["ev:r1"]  # level still applies
+    # the newest children, still in history order, and counts without reading the children
+    store.put_nodes("alice", [NodeRecord(memory_id="alice", node_id="ev:r2", level="event", parent_id="ep:1",
+                                         round_id="r2", first_order=2, has_visual=True)])
+    assert [n.node_id for n in store.nodes("alice", "event", parent_id="ep:1", newest=2)] == ["ev:r1", "ev:r2"]
+    assert store.child_counts("alice", "ep:1") == (3, 1)
+    assert store.child_counts("alice", "ep:none") == (0, 0)
+    # an update through put_nodes changes the stored record in place (one row per node id)
+    store.put_nodes("alice", [NodeRecord(memory_id="alice", node_id="ev:r2", level="event", parent_id="ep:1",
+                                         round_id="r2", first_order=2, description="changed")])
+    assert [n.description for n in store.nodes("alice", node_ids=["ev:r2"])] == ["changed"]
+    assert store.child_counts("alice", "ep:1") == (3, 0)
