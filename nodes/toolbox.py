@@ -91,6 +91,10 @@ class FilterSpec(_Args):
                                                  "omit for is_null / not_null (a null value with = means is_null).")
     any: list[FilterSpec] | None = Field(default=None, min_length=2, max_length=10,
                                          description="Instead of column/op/value: rows meeting at least one of these filters.")
+    table: str | None = Field(default=None, min_length=1, max_length=100,
+                              description="With via: the condition is on this other table's rows, linked by the via column.")
+    via: str | None = Field(default=None, min_length=1, max_length=100,
+                            description="A column both tables have, e.g. book: rows whose book has a row meeting the condition.")
 
     @field_validator("value")
     @classmethod
@@ -105,14 +109,17 @@ class FilterSpec(_Args):
             raise ValueError("a filter needs either 'column' (with op and value) or 'any' (a list of such filters)")
         if self.any is not None and any(f.any is not None for f in self.any):
             raise ValueError("'any' filters cannot be nested")
+        if (self.table is None) != (self.via is None) or (self.table is not None and self.any is not None):
+            raise ValueError("a condition on a linked table needs both 'table' and 'via', and a column")
         return self
 
     def to_dict(self) -> dict[str, Any]:
         if self.any is not None:
             return {"any": [f.to_dict() for f in self.any]}
+        link = {"table": self.table, "via": self.via} if self.table is not None else {}
         if self.value is None and self.op in ("=", "is_null", "not_null"):  # nothing to compare with: a null test
-            return {"column": self.column, "op": self.op if self.op != "=" else "is_null"}
-        return {"column": self.column, "op": self.op, "value": self.value}
+            return {"column": self.column, "op": self.op if self.op != "=" else "is_null", **link}
+        return {"column": self.column, "op": self.op, "value": self.value, **link}
 
 
 def _instant(value: str, arg: str) -> datetime:

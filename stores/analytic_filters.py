@@ -18,7 +18,7 @@ from typing import Any
 from sqlalchemy import and_, false, func, not_, or_, select
 from sqlalchemy.sql.elements import ColumnElement
 
-from adamm.stores.analytic_scope import Scope, ToolError, resolve_column, singular_word
+from adamm.stores.analytic_scope import Scope, ToolError, open_scope, resolve_column, singular_word
 from adamm.stores.sql import StoreError, cast_value
 
 MAX_FILTERS = 20
@@ -300,16 +300,54 @@ def build_filters(scope: Scope, column_filters: Any, arg: str = "column_filters"
             continue
         if not isinstance(f, dict):
             raise ToolError(f"{where} must be an object with keys column, op, value; got {f!r}")
-        extra = set(f) - {"column", "op", "operator", "value"}
+        extra = set(f) - {"column", "op", "operator", "value", "table", "via"}
         if extra:
-            raise ToolError(f"{where} has unknown keys {sorted(map(str, extra))}; keys: column, op, value")
+            raise ToolError(f"{where} has unknown keys {sorted(map(str, extra))}; keys: column, op, value (table, via)")
         if "column" not in f:
             raise ToolError(f"{where} needs a 'column'")
-        column = resolve_column(scope.info, f["column"])
+        if ("table" in f) != ("via" in f):
+            raise ToolError(f"{where}: a condition on a linked table needs both 'table' and 'via'")
+        on = open_scope(scope.sql, scope.memory_id, f["table"]) if "table" in f else scope
+        column = resolve_column(on.info, f["column"])
         raw_op = f.get("op", f.get("operator", "=" if "value" in f else None))
         op = _op(raw_op, f"{where}.op")
         value = f.get("value")
         value = sorted(value, key=repr) if isinstance(value, (set, frozenset)) else value
-        clauses.append(_clause(scope, column, op, value))
-        normalized.append({"column": column, "op": op, "value": value} if op not in ("is_null", "not_null") else {"column": column, "op": op})
+        clause = _clause(on, column, op, value)
+        entry = {"column": column, "op": op, "value": value} if op not in ("is_null", "not_null") else {"column": column, "op": op}
+        if on is not scope:
+            via = _link(scope, on, f["via"], where)
+            clause = _linked(scope, on, via, clause)
+            entry.update(table=on.info.name, via=via)
+        clauses.append(clause)
+        normalized.append(entry)
     return clauses, normalized
+
+
+# -- conditions on a linked table: a semi-join through a shared column --------------------------------
+
+
+def _link(scope: Scope, other: Scope, via: Any, where: str) -> str:
+    """The column both tables have that links their rows ("book" of reading sessions and of
+    books started), checked on both sides."""
+    if not isinstance(via, str):
+        raise ToolError(f"{where}.via must be a column name, got {via!r}")
+    here = resolve_column(scope.info, via)
+    there = resolve_column(other.info, via)
+    if here != there or here not in scope.info.column_names or there not in other.info.column_names:
+        raise ToolError(f"{where}.via: {via!r} must be an attribute column of both {scope.info.name!r} and {other.info.name!r}")
+    if scope.types[here] != other.types[there]:
+        raise ToolError(f"{where}.via: {via!r} is {scope.types[here]} in {scope.info.name!r} but "
+                        f"{other.types[there]} in {other.info.name!r}")
+    return here
+
+
+def _linked(scope: Scope, other: Scope, via: str, condition: ColumnElement[bool]) -> ColumnElement[bool]:
+    """Rows whose ``via`` value is one of the ``via`` values of ``other``'s rows meeting
+    ``condition``: "pages of memoir" counts the sessions of the books started as memoirs.
+    Text values link ignoring case and outer spaces, as people write a title twice."""
+    mine, theirs = scope.col(via), other.col(via)
+    if scope.types[via] == "text":
+        mine, theirs = func.lower(func.trim(mine)), func.lower(func.trim(theirs))
+    linked = select(theirs).where(other.tenant(), condition, other.col(via).is_not(None))
+    return mine.in_(linked)

@@ -349,3 +349,71 @@ def test_before_or_after_an_event_said_once(ctx: Context) -> None:
     after = [km for d, km, *_ in RIDES if d > 7]
     word = "after" if sum(after) / len(after) > sum(before) / len(before) else "before"
     assert out["answer"].startswith(word)
+
+
+def _reading_tables() -> tuple[dict[str, Any], dict[str, Any]]:
+    sessions = {"name": "session_log", "rows": 6, "vocabulary": {"read": 6, "pages": 6},
+                "columns": [{"name": "book", "type": "text", "filled": 6, "values": ["Night Trains", "Orchards of Mars", "The Ledger"]},
+                            {"name": "format", "type": "text", "filled": 6, "values": ["paper", "ebook"]},
+                            {"name": "pages", "type": "float", "unit": "pages"}]}
+    books = {"name": "book_log", "rows": 3, "vocabulary": {"started": 3},
+             "columns": [{"name": "book", "type": "text", "filled": 3, "values": ["Night Trains", "Orchards of Mars", "The Ledger"]},
+                         {"name": "format", "type": "text", "filled": 3, "values": ["paper", "ebook"]},
+                         {"name": "genre", "type": "text", "filled": 3, "values": ["memoir", "science fiction", "mystery"]},
+                         {"name": "total_pages", "type": "float", "unit": "pages"}]}
+    return sessions, books
+
+
+def test_a_value_of_a_linked_table_names_the_rows_through_their_shared_identifier() -> None:
+    """"pages of memoir" over reading sessions: the genre lives with the books, linked by the
+    title (the column with a value per row), not by the format the two tables also share."""
+    from adamm.nodes.rules.plan_filters import linked_filters, subset_filters
+    from adamm.nodes.rules.plan_instantiate import compare_sides
+
+    sessions, books = _reading_tables()
+    question = "Across all my reading sessions, how many pages of memoir did I read?"
+    assert linked_filters(question, sessions, [sessions, books]) == [
+        {"column": "genre", "op": "=", "value": "memoir", "table": "book_log", "via": "book"}]
+    assert subset_filters(question, [], sessions, "pages", [sessions, books])[0]["table"] == "book_log"
+    assert subset_filters(question, [], sessions, "pages") == []  # without the other tables: no link
+    sides = compare_sides("Did I read more pages of mystery or of science fiction?", [], sessions, [sessions, books])
+    assert [(s[0][0]["value"], s[0][0]["via"]) for s in sides] == [("mystery", "book"), ("science fiction", "book")]
+    # no shared value in the would-be link (other books entirely): no link
+    strangers = {**books, "columns": [{**books["columns"][0], "values": ["Another Book"]}, *books["columns"][1:]]}
+    assert linked_filters(question, sessions, [sessions, strangers]) == []
+    # a category shared by both tables (a value for every other row at best) is no identifier
+    by_format = {**books, "columns": [c for c in books["columns"] if c["name"] != "book"]}
+    assert linked_filters(question, sessions, [sessions, by_format]) == []
+
+
+def test_pages_of_a_genre_answered_through_the_linked_books_table(tmp_path) -> None:
+    """The whole query graph over two real tables: the planner links them, the tool runs the
+    semi-join, the answer is the sum over the linked rows only."""
+    from datetime import datetime, timedelta
+
+    from adamm.stores.sql import ColumnSpec
+
+    reset_backends()
+    context = Context(home=str(tmp_path / "home"))
+    sql = backends(context).sql
+    t0 = datetime(2025, 3, 1, 20)
+    sql.create_table("m", "book_log", [ColumnSpec("book", "text"), ColumnSpec("genre", "text"), ColumnSpec("length", "float", "pages")],
+                     description="books started, with their genre")
+    sql.upsert_rows("m", "book_log", [{"source": f"b{i}", "order": i, "time": t0, "book": b, "genre": g, "length": p}
+                                      for i, (b, g, p) in enumerate([("Night Trains", "memoir", 240), ("Orchards of Mars", "science fiction", 302),
+                                                                     ("The Ledger", "mystery", 248)])])
+    sql.create_table("m", "session_log", [ColumnSpec("book", "text"), ColumnSpec("pages", "float", "pages")],
+                     description="reading sessions")
+    reads = [("Night Trains", 40), ("The Ledger", 55), ("Night Trains", 38), ("Orchards of Mars", 61), ("night trains", 12), ("The Ledger", 20)]
+    sql.upsert_rows("m", "session_log", [{"source": f"s{i}", "order": 10 + i, "time": t0 + timedelta(days=i), "book": b, "pages": p}
+                                         for i, (b, p) in enumerate(reads)])
+    try:
+        out = query.invoke({"memory_id": "m", "question": "Across all my reading sessions, how many pages of memoir did I read?",
+                            "now": "2025-04-01T09:00:00"}, context=context)
+        assert first_number(out["answer"]) == 90
+        assert out["calls"][0]["args"]["column_filters"][0]["via"] == "book"
+        out = query.invoke({"memory_id": "m", "question": "Across all my sessions, did I read more pages of mystery or of science fiction?",
+                            "now": "2025-04-01T09:00:00"}, context=context)
+        assert out["answer"].lower().startswith("mystery")
+    finally:
+        reset_backends()

@@ -677,3 +677,38 @@ def test_any_target_is_refused_or_computed(sql: SqlStore, target: str, op: str, 
     values = [r[ranked.expression] for r in ranked.rows]  # the target column, or the expression's value
     assert None not in values
     assert values == sorted(values, reverse=ranked.operator == "desc")
+
+
+def test_a_condition_on_a_linked_table(both: SqlStore) -> None:
+    """"Pages of memoir": reading sessions narrowed by the genre their book was started with,
+    through the column both tables have (a semi-join), never across memories."""
+    t0 = datetime(2025, 1, 1)
+    both.create_table(ALICE, "book_log", [ColumnSpec("book", "text"), ColumnSpec("genre", "text")])
+    both.upsert_rows(ALICE, "book_log", [
+        {"source": "b0", "order": 0, "time": t0, "book": "The Ledger", "genre": "memoir"},
+        {"source": "b1", "order": 1, "time": t0, "book": "Orchards", "genre": "science fiction"},
+        {"source": "b2", "order": 2, "time": t0, "book": "Bells", "genre": "Memoir"},
+    ])
+    both.create_table(ALICE, "session_log", [ColumnSpec("book", "text"), ColumnSpec("pages", "int")])
+    sessions = [("the ledger ", 10), ("Orchards", 20), ("Bells", 5), ("Unknown", 7), (None, 3), ("The Ledger", 1)]
+    both.upsert_rows(ALICE, "session_log", [{"source": f"s{i}", "order": 10 + i, "time": t0 + timedelta(days=i), "book": b, "pages": p}
+                                            for i, (b, p) in enumerate(sessions)])
+    # another memory calls a book of the same title a memoir: it must not count for alice
+    both.create_table(BOB, "book_log", [ColumnSpec("book", "text"), ColumnSpec("genre", "text")])
+    both.upsert_rows(BOB, "book_log", [{"source": "x", "order": 0, "time": t0, "book": "Orchards", "genre": "memoir"}])
+
+    memoir = {"column": "genre", "op": "=", "value": "memoir", "table": "book_log", "via": "book"}
+    assert compute(both, ALICE, "session_log", "pages", "sum", [memoir]).value == 16
+    assert compute(both, ALICE, "session_log", "*", "count", [memoir]).value == 3
+    assert compute(both, ALICE, "session_log", "pages", "sum", [{**memoir, "value": "science fiction"}]).value == 20
+    days = filter_rows(both, ALICE, "session_log", [memoir, {"column": "pages", "op": ">", "value": 4}], 10)
+    assert days.sources == ["s0", "s2"]
+    assert days.filters[0] == {"column": "genre", "op": "=", "value": "memoir", "table": "book_log", "via": "book"}
+    with pytest.raises(ToolError, match="needs both 'table' and 'via'"):
+        compute(both, ALICE, "session_log", "pages", "sum", [{"column": "genre", "value": "memoir", "table": "book_log"}])
+    with pytest.raises(ToolError, match="attribute column of both"):
+        compute(both, ALICE, "session_log", "pages", "sum", [{**memoir, "via": "source"}])
+    with pytest.raises(ToolError, match="unknown column 'genre' in table 'sleep_log'"):
+        compute(both, ALICE, "session_log", "pages", "sum", [{**memoir, "table": "sleep_log"}])
+    with pytest.raises(ToolError, match="tables:"):
+        compute(both, ALICE, "session_log", "pages", "sum", [{**memoir, "table": "no_such_log"}])

@@ -191,9 +191,52 @@ def _after_unit(text: str, word: str) -> bool:
     return bool(m and canonical_unit(m.group(1).lower()))
 
 
-def subset_filters(question: str, periods: list[Period], table: dict[str, Any], column: str | None = None) -> list[dict[str, Any]]:
-    """The rows a question is about: values of text columns it names, then subsets named by the
-    records' own words (see :func:`mention_filters`)."""
+def linked_filters(question: str, table: dict[str, Any], tables: list[dict[str, Any]], *,
+                   skip: set[str] = frozenset()) -> list[dict[str, Any]]:
+    """Values the question names that another table holds, as conditions on that table linked
+    to ``table`` by a column both have: "pages of memoir" over reading sessions is the sessions
+    whose book was started as a memoir.
+
+    The link is the shared text column that identifies the other table's rows best (most
+    distinct values per filled row - a title, not a format), and only when the two tables
+    share some of its values; a value whose words ``skip`` holds (already a filter) or whose
+    column ``table`` itself has is left alone."""
+    mine = {c["name"]: c for c in table["columns"]}
+    out: list[dict[str, Any]] = []
+    for other in tables:
+        if other["name"] == table["name"]:
+            continue
+        named = [f for f in value_filters(question, other) if f["column"] not in mine
+                 and not set(tokenize(str(f["value"]))) <= skip]
+        via = link_column(table, other, {f["column"] for f in named}) if named else None
+        if via is not None:
+            out.extend({**f, "table": other["name"], "via": via} for f in named if f["column"] != via)
+    return out
+
+
+def link_column(table: dict[str, Any], other: dict[str, Any], exclude: set[str]) -> str | None:
+    """The text column of both tables that identifies ``other``'s rows, or None."""
+    mine = {c["name"]: c for c in table["columns"] if c["type"] == "text"}
+    best, best_score = None, 0.8  # nearly a value per row: an identifier (a title), not a category (a format)
+    for c in other["columns"]:
+        if c["type"] != "text" or c["name"] not in mine or c["name"] in exclude:
+            continue
+        values = c.get("values") or []
+        theirs = {str(v).strip().lower() for v in values}
+        ours = {str(v).strip().lower() for v in mine[c["name"]].get("values") or []}
+        # fifty distinct values is no category either, whatever the rows (the planner's value
+        # lists are cut, so a long one undercounts)
+        score = 1.0 if len(theirs) >= 50 else len(theirs) / max(int(c.get("filled") or 0), 1)
+        if theirs & ours and score > best_score:
+            best, best_score = c["name"], score
+    return best
+
+
+def subset_filters(question: str, periods: list[Period], table: dict[str, Any], column: str | None = None,
+                   tables: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+    """The rows a question is about: values of text columns it names, then values of a linked
+    table's columns (``tables``: the memory's other tables, see :func:`linked_filters`), then
+    subsets named by the records' own words (see :func:`mention_filters`)."""
     named = value_filters(question, table)
     if column:
         # "how much electricity did I use / did electricity cost": the word names what the table
@@ -205,6 +248,9 @@ def subset_filters(question: str, periods: list[Period], table: dict[str, Any], 
     skip = {w for f in named for w in tokenize(str(f["value"]))} | set((column or "").split("_"))
     values = {str(f["value"]).lower() for f in named}
     skip |= {w for f in vocabulary_values(question) if f.value.lower() in values for w in tokenize(question[f.start:f.end])}
+    if tables:
+        named += linked_filters(question, table, tables, skip=skip)
+        skip |= {w for f in named for w in tokenize(str(f["value"]))}
     return named + mention_filters(question, periods, table, skip=skip)
 
 

@@ -14,7 +14,7 @@ from typing import Any
 from adamm.nodes.rules.facets import vocabulary_values
 from adamm.nodes.rules.plan_columns import MIN_COLUMN_SCORE, Target, column_by_unit, named_text_column, speed_expression, text_column
 from adamm.nodes.rules.plan_events import AROUND, FACT_REF, event_bound, fact_conditions, stated_fact
-from adamm.nodes.rules.plan_filters import condition_filters, mention_filters, period_filters, subset_filters, value_filters
+from adamm.nodes.rules.plan_filters import condition_filters, link_column, mention_filters, period_filters, subset_filters, value_filters
 from adamm.nodes.rules.plan_intent import DAY_OF, MIN, RANGE_WORDS, SHARE_SPLIT, TREND, WHICH_NOUN, Intent, lists_values
 from adamm.nodes.rules.plan_targets import choose_table, choose_target
 from adamm.nodes.rules.plan_words import GROUP, GROUP_MONTH, mask, word_stem
@@ -111,7 +111,7 @@ def instantiate(step: int, tool: str, question: str, periods: list[Period], inte
             return None
         table = next(t for t in tables if t["name"] == target.table)
         numeric = choose_target(encoder, question, periods, [table])
-        filters = period_filters(periods) + subset_filters(question, periods, table)
+        filters = period_filters(periods) + subset_filters(question, periods, table, tables=tables)
         if numeric is not None:
             filters += condition_filters(question, periods, numeric)
         return "Compute", {"table": target.table, "target": "*", "operator": "count", "column_filters": filters}
@@ -141,7 +141,7 @@ def instantiate(step: int, tool: str, question: str, periods: list[Period], inte
     table = next(t for t in tables if t["name"] == target.table)
     if kind in ("rank", "compute") and intent.operator in ("max", "min") and (speed := speed_expression(question, table)):
         target = Target(target.table, speed, "km/h", target.score, target.columns)  # "my fastest run": distance over time
-    base = period_filters(periods) + subset_filters(question, periods, table, target.column)
+    base = period_filters(periods) + subset_filters(question, periods, table, target.column, tables)
     if kind in ("compute", "lookup"):
         return "Compute", {"table": target.table, "target": target.column, "operator": intent.operator,
                            "column_filters": base + condition_filters(question, periods, target)}
@@ -153,18 +153,18 @@ def instantiate(step: int, tool: str, question: str, periods: list[Period], inte
                            "column_filters": base + condition_filters(question, periods, target)}
     if kind == "filter_days":
         conditions = condition_filters(question, periods, target) if target.column != "date" else []
-        if not conditions and not subset_filters(question, periods, table):
+        if not conditions and not subset_filters(question, periods, table, tables=tables):
             return None
         return "Filter", {"table": target.table, "column_filters": base + conditions, "result_budget": 10}
     if kind == "trend":
         return "Compute", {"table": target.table, "target": target.column, "operator": "trend", "column_filters": base}
     if kind == "compare":
-        sides = compare_sides(question, periods, table)
+        sides = compare_sides(question, periods, table, tables)
         if sides is None:
             return None
         side = sides[min(step, 1)][0]
         side_words = {w for side, label in sides for w in tokenize(label)}
-        shared = [f for f in subset_filters(question, periods, table, target.column)
+        shared = [f for f in subset_filters(question, periods, table, target.column, tables)
                   if f not in sides[0][0] + sides[1][0] and not set(tokenize(str(f["value"]))) & side_words]
         return "Compute", {"table": target.table, "target": target.column if intent.operator != "count" else "*",
                            "operator": intent.operator, "column_filters": side + shared}
@@ -247,9 +247,11 @@ def _instantiate_group(question: str, periods: list[Period], intent: Intent, tab
                        "order": "asc" if intent.wants_less else "desc", "column_filters": filters}
 
 
-def compare_sides(question: str, periods: list[Period], table: dict[str, Any]) -> list[tuple[list[dict[str, Any]], str]] | None:
+def compare_sides(question: str, periods: list[Period], table: dict[str, Any],
+                  tables: list[dict[str, Any]] | None = None) -> list[tuple[list[dict[str, Any]], str]] | None:
     """The two things compared, each as (filters, label): two periods, or two text values of
-    one column. The label is the question's own words for the side."""
+    one column - of the table, or of a table linked to it (``tables``, see ``linked_filters``:
+    "pages of mystery or of science fiction"). The label is the question's own words for the side."""
     bounded = [p for p in periods if p.start or p.end]
     if len(bounded) == 1 and RANGE_WORDS.match(bounded[0].phrase) and TREND.search(question):
         # "rise or fall between February and April": February against April, not one span
@@ -274,6 +276,18 @@ def compare_sides(question: str, periods: list[Period], table: dict[str, Any]) -
                 if hit is not None and all(hit != side[0][0]["value"] for side in named):
                     named.append(([{"column": c["name"], "op": "=", "value": hit}], question[f.start:f.end]))
                     break
+    if len(named) < 2 and tables:  # two values of one column of a linked table: the two sides
+        low, mine = question.lower(), {c["name"] for c in table["columns"]}
+        for other in tables:
+            for c in other["columns"] if other["name"] != table["name"] else []:
+                if c["type"] != "text" or c["name"] in mine:
+                    continue
+                spots = {str(v): m.start() for v in c.get("values") or []
+                         if (m := re.search(rf"(?<![a-z0-9]){re.escape(str(v).lower())}(?![a-z0-9])", low))}
+                via = link_column(table, other, {c["name"]}) if len(spots) >= 2 else None
+                if via is not None:
+                    return [([{"column": c["name"], "op": "=", "value": v, "table": other["name"], "via": via}], v)
+                            for v in sorted(spots, key=spots.get)[:2]]
     if len(named) >= 2:
         return named[:2]
     m = _EITHER.search(mask(question, [p.span for p in periods]))
