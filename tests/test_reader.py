@@ -163,3 +163,28 @@ def test_advice_and_facts_about_the_user() -> None:
 
 def test_nothing_retrieved_is_declined() -> None:
     assert read_answer("Which image shows the baking tools?", []) == (NOT_MENTIONED, [])
+
+
+def test_the_name_beside_the_asked_thing() -> None:
+    """"Who is my employer?", "what is my book club called?", "which card do I use?": the
+    proper name a round writes right beside the thing - after a comma or a dash, after "is a",
+    inside "my Quayside branch card" - not a capitalized word elsewhere in it."""
+    rounds = [
+        unit("E1", "2025-01-03", 1, "My employer, MoveWell Home Care, pays me a fuel allowance of €375 a month.", "Good to know."),
+        unit("E2", "2025-01-05", 2, "I joined a book club — the Lamplight Readers. They meet on the last Thursday.", "Lovely!"),
+        unit("E3", "2025-01-07", 3, "For the record, the car is a 2017 Alvea Kombi, petrol. Filled it at Ventra.", "Noted."),
+        unit("E4", "2025-01-09", 4, "Audiobooks come from the library - I use my Quayside branch card for it.", "Handy."),
+        unit("E5", "2025-01-11", 5, "My coach, I think, is too strict about Mondays.", "Rest matters."),
+    ]
+    assert read_answer("Who is my employer?", rounds) == ("MoveWell Home Care", ["E1"])
+    assert read_answer("What is my book club called?", rounds)[0] == "Lamplight Readers"
+    assert read_answer("What car do I drive?", rounds)[0] == "2017 Alvea Kombi"
+    assert read_answer("Which library branch card do I use for audiobooks?", rounds)[0] == "Quayside"
+    # a pronoun after the comma is no name: declined rather than "I"
+    assert read_answer("What is my coach's name?", rounds)[0] == NOT_MENTIONED
+    assert answer_type("Which e-reader do I use?") == "name"
+
+
+def test_which_thing_do_i_use_without_a_name_beside_it_reads_the_sentence() -> None:
+    rounds = [unit("E1", "2025-02-01", 1, "For audiobooks I use the library app on my old phone.", "Handy.")]
+    assert "library app" in read_answer("Which app do I use for audiobooks?", rounds)[0]

@@ -56,6 +56,8 @@ _YESNO_Q = re.compile(r"^\s*(?!do\s+you\s+(?:remember|recall|know)\b|can\s+you\b
                       r"(?:did|does|do|is|are|was|were|has|have|had|can|could|will|would|should)\b", re.I)
 _NAME_Q = re.compile(r"\bwhat\s+(?:is|was)\s+(?:the\s+)?name\s+of\b|\bwhat\s+(?:is|was)\s+(?:[\w'’]+\s+){1,3}called\b|"
                      r"\bwhat\s+(?:is|was)\s+(?:\w+\s+){0,2}\w+(?:'s|’s)\s+name\b|^\s*who\b", re.I)
+#: "Which e-reader do I use?", "What car do I drive?": the name of the asker's own thing.
+_OWN_THING_Q = re.compile(r"^\s*(?:which|what)\s+(?P<x>[a-z][\w -]{1,30}?)\s+(?:do|did)\s+(?:i|we)\s+(?:use|drive|own|have|ride)\b", re.I)
 _IMAGE_LINE = re.compile(r"\[image (?P<id>[^\]\s]+)\]\s*(?P<caption>[^\n|\]]*)")
 _FORMAT_NOTE = re.compile(r"\s*(?:please\s+)?(?:return|answer|reply|give)\b[^.?!]*(?:format|numeral|image_?id|only)[^.?!]*[.?!]?", re.I)
 _ASKED_IMAGE = re.compile(r"\n\[image\][^\n]*$")
@@ -94,7 +96,7 @@ def answer_type(question: str) -> str:
         return "yesno"
     if _LABEL_Q.search(q):
         return "label"
-    if _NAME_Q.search(q):
+    if _NAME_Q.search(q) or _OWN_THING_Q.search(q):
         return "name"
     if _QUANTITY_Q.search(q):
         return "quantity"
@@ -149,7 +151,11 @@ def read_answer(question: str, evidence: Sequence[dict[str, Any]], *, known: fro
         if found:
             return found
     if kind == "name":
-        return _name(about, units)
+        found = _name(about, units)
+        if found[0] != NOT_MENTIONED or not _OWN_THING_Q.search(asked):
+            return found
+        # "which card do I use for audiobooks": no name beside the thing, but the best round
+        # may still say which one ("my library card") - its sentence answers
     if kind == "quantity":
         found = _quantity(about, units)
         if found:
@@ -454,17 +460,49 @@ _NAMED = re.compile(r"\b(?:named|called|name\s+(?:is|was)|name's)\s+(?:(?:him|he
                     r"|(?P<n2>[A-Z][\w'’-]*)\s*\((?:my|our|his|her)\s", re.S)
 
 
+#: A proper name: capitalized words, a number inside ("Inkwell 7"), a year before ("2017 Alvea Kombi").
+_PROPER = r"(?:\d{4}\s+)?[A-Z][\w'’&-]*(?:\s+(?:(?:of|the|de|la)\s+)?(?:[A-Z][\w'’&-]*|\d+[\w-]*))*"
+#: The thing a name question asks about: "who is my *employer*", "what is my *book club* called",
+#: "what is my *coach*'s name", "what is the name of my *dog*".
+_ASKED_THING = re.compile(r"\b(?:my|our)\s+(?P<x>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)(?:'s|’s)?\s*(?:name\b|called\b|\?|$)", re.I)
+
+
+def _beside(thing: str, text: str) -> str | None:
+    """The name a text gives ``thing`` right beside it: after a comma, dash or colon ("my
+    employer, MoveWell Home Care,"; "a book club — the Lamplight Readers"), after "is a" ("the
+    car is a 2017 Alvea Kombi"), straight after it ("my coach Tom Aldous"), before ", my
+    thing" ("Tom Aldous, my coach"), or inside it ("my Quayside branch card")."""
+    x = r"\s+".join(re.escape(w) for w in thing.split()) + r"(?:e?s)?"
+    patterns = (rf"(?i:\b{x})\s*(?:,|—|–|-|:)\s*(?i:the\s+)?(?P<n>{_PROPER})",
+                rf"(?i:\b{x})\s+(?i:is|was)\s+(?i:a|an|the)?\s*(?P<n>{_PROPER})",
+                rf"(?i:\b(?:my|our)\s+{x})\s+(?P<n>{_PROPER})",
+                rf"(?P<n>{_PROPER}),\s+(?i:my|our)\s+{x}\b",
+                rf"(?i:\b(?:my|our)\s+)(?P<n>{_PROPER})\s+(?i:(?:[a-z]+\s+)?{re.escape(thing.split()[-1])}(?:e?s)?\b)")
+    for pattern in patterns:
+        for m in re.finditer(pattern, text):
+            name = m.group("n").strip(" .,")
+            if name.split()[0].lower().strip("’'") not in _NOT_A_LABEL and name.lower() != thing.lower():
+                return name
+    return None
+
+
 def _name(asked: str, units: list[dict[str, Any]]) -> tuple[str, list[str]]:
     """"What is the name of Lena's dog?": a name the best rounds give ("named Lumi", "his name
-    is Karl") that the question does not hold; else declined."""
+    is Karl", "my coach, Tom Aldous,") that the question does not hold; else declined."""
     asked_names = {w.lower() for w in re.findall(r"[A-Z][\w'’-]*", asked)}
+    own = _OWN_THING_Q.search(asked) or _ASKED_THING.search(asked)
+    thing = own.group("x").strip() if own else None
     for s, u in by_support(content(asked), units[:5]):
         if s < MIN_SUPPORT:
             break
-        for m in _NAMED.finditer(_own_text(u)):
+        text = _own_text(u)
+        for m in _NAMED.finditer(text):
             name = (m.group("n") or m.group("n2") or "").strip()
             if name and name.lower() not in asked_names:
                 return name, [u["unit_id"]]
+        name = _beside(thing, text) if thing else None
+        if name and name.lower() not in asked_names:
+            return name, [u["unit_id"]]
     return NOT_MENTIONED, []
 
 
