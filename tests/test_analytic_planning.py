@@ -378,6 +378,20 @@ def test_a_value_of_a_linked_table_names_the_rows_through_their_shared_identifie
     assert subset_filters(question, [], sessions, "pages") == []  # without the other tables: no link
     sides = compare_sides("Did I read more pages of mystery or of science fiction?", [], sessions, [sessions, books])
     assert [(s[0][0]["value"], s[0][0]["via"]) for s in sides] == [("mystery", "book"), ("science fiction", "book")]
+    # a value inside a longer one ("fiction" in "science fiction") is not a third side
+    fiction = {**books, "columns": [*books["columns"][:2], {**books["columns"][2], "values": ["fiction", "science fiction", "mystery"]},
+                                    books["columns"][3]]}
+    sides = compare_sides("Did I read more pages of science fiction or of mystery?", [], sessions, [sessions, fiction])
+    assert [s[0][0]["value"] for s in sides] == ["science fiction", "mystery"]
+    # the planner's arguments carry the link through validation; half a link is refused
+    from adamm.nodes.toolbox import ComputeArgs, filter_dicts
+
+    args = ComputeArgs.model_validate({"table": "session_log", "target": "pages", "operator": "sum",
+                                       "column_filters": [{"column": "genre", "value": "memoir", "table": "book_log", "via": "book"}]})
+    assert filter_dicts(args.column_filters) == [{"column": "genre", "op": "=", "value": "memoir", "table": "book_log", "via": "book"}]
+    with pytest.raises(ValueError, match="both 'table' and 'via'"):
+        ComputeArgs.model_validate({"table": "session_log", "target": "pages", "operator": "sum",
+                                    "column_filters": [{"column": "genre", "value": "memoir", "via": "book"}]})
     # no shared value in the would-be link (other books entirely): no link
     strangers = {**books, "columns": [{**books["columns"][0], "values": ["Another Book"]}, *books["columns"][1:]]}
     assert linked_filters(question, sessions, [sessions, strangers]) == []

@@ -282,8 +282,10 @@ def compare_sides(question: str, periods: list[Period], table: dict[str, Any],
             for c in other["columns"] if other["name"] != table["name"] else []:
                 if c["type"] != "text" or c["name"] in mine:
                     continue
-                spots = {str(v): m.start() for v in c.get("values") or []
-                         if (m := re.search(rf"(?<![a-z0-9]){re.escape(str(v).lower())}(?![a-z0-9])", low))}
+                spots, rest = {}, low
+                for v in sorted(map(str, c.get("values") or []), key=len, reverse=True):  # "science fiction" before "fiction"
+                    if m := re.search(rf"(?<![a-z0-9]){re.escape(v.lower())}(?![a-z0-9])", rest):
+                        spots[v], rest = m.start(), rest[:m.start()] + " " * len(v) + rest[m.end():]
                 via = link_column(table, other, {c["name"]}) if len(spots) >= 2 else None
                 if via is not None:
                     return [([{"column": c["name"], "op": "=", "value": v, "table": other["name"], "via": via}], v)
