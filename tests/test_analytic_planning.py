@@ -431,3 +431,14 @@ def test_pages_of_a_genre_answered_through_the_linked_books_table(tmp_path) -> N
         assert out["answer"].lower().startswith("mystery")
     finally:
         reset_backends()
+
+
+def test_the_retrieval_query_drops_the_words_that_ask_for_a_name() -> None:
+    """"What is my coach's name?" searched as is finds rounds about names ("remembering people's
+    names"); the words that ask for a name are left out, the rest of the question kept."""
+    from adamm.nodes.rules.plan_instantiate import retrieval_query
+
+    assert retrieval_query("What is my coach's name?", []) == "What is my coach's ?"
+    assert retrieval_query("What is the name of Lena's dog?", []) == "What is Lena's dog?"
+    assert retrieval_query("What is my book club called?", []) == "What is my book club ?"
+    assert retrieval_query("Who called me about the boiler?", []) == "Who called me about the boiler?"

@@ -182,6 +182,9 @@ def test_the_name_beside_the_asked_thing() -> None:
     assert read_answer("Which library branch card do I use for audiobooks?", rounds)[0] == "Quayside"
     # a pronoun after the comma is no name: declined rather than "I"
     assert read_answer("What is my coach's name?", rounds)[0] == NOT_MENTIONED
+    # a round that holds the coach but not the word "name" still answers "what is my coach's name"
+    coach = unit("E6", "2025-01-12", 6, "My coach, Tom Aldous, wants my rides capped at 190 W for now.", "Sensible.")
+    assert read_answer("What is my coach's name?", [rounds[4], coach, *rounds[:4]]) == ("Tom Aldous", ["E6"])
     assert answer_type("Which e-reader do I use?") == "name"
 
 

@@ -17,14 +17,15 @@ from adamm.nodes.rules.plan_events import AROUND, FACT_REF, event_bound, fact_co
 from adamm.nodes.rules.plan_filters import condition_filters, link_column, mention_filters, period_filters, subset_filters, value_filters
 from adamm.nodes.rules.plan_intent import DAY_OF, MIN, RANGE_WORDS, SHARE_SPLIT, TREND, WHICH_NOUN, Intent, lists_values
 from adamm.nodes.rules.plan_targets import choose_table, choose_target
-from adamm.nodes.rules.plan_words import GROUP, GROUP_MONTH, mask, word_stem
+from adamm.nodes.rules.plan_words import ASKS_NAME, GROUP, GROUP_MONTH, mask, word_stem
 from adamm.stores.bm25 import tokenize
 from adamm.stores.timeexpr import Period, find_periods
 
 
 def retrieval_query(question: str, periods: list[Period]) -> str:
-    """The question without its time phrases (the dates go into the scope instead)."""
-    text = " ".join(mask(question, [p.span for p in periods]).split())
+    """The question without its time phrases (the dates go into the scope instead) and
+    without the words that ask for a name."""
+    text = " ".join(ASKS_NAME.sub(" ", mask(question, [p.span for p in periods])).split())
     return text or question
 
 

@@ -52,6 +52,10 @@ maximum min minimum best worst longest shortest largest smallest biggest top pea
 earliest trend up down increase decrease go going went compare versus vs often number count which list""".split())
 
 #: "which store ... most often", "which month had my lowest average": values per group, ranked
+#: The words that ask for a name ("my coach's *name*", "*the name of* the dog", "what is the
+#: club *called*"): they say what kind of answer is wanted, not what it is about - searched for,
+#: they find rounds about names in general ("I'm bad at remembering names").
+ASKS_NAME = re.compile(r"(?<=['’]s)\s+name\b|\b(?:the\s+)?name\s+of\b|\s+called(?=\s*\?|\s*$)", re.I)
 GROUP = re.compile(r"\bwhich\s+(?:kind\s+of\s+|type\s+of\s+)?(?!(?:day|days|date|dates|night|nights|time|times|one|of)\b)(?P<noun>[a-z][\w-]*)\b(?:(?!\bor\b).)*?\b(?:most(?!\s+recent)|least|"
                    r"highest|lowest|more|fewer)\b(?:\s+(?:often|frequently))?", re.I)
 GROUP_MONTH = re.compile(r"\bwhich\s+(?P<noun>month|week|weekday|day\s+of\s+the\s+week|year)\s+(?:had|has|was|did|saw|brought)\b"

@@ -35,6 +35,7 @@ from typing import Any
 from adamm.nodes.questions import NOT_MENTIONED
 from adamm.nodes.rules.best_sentence import rules_answer
 from adamm.nodes.rules.dates import find_dates
+from adamm.nodes.rules.plan_words import ASKS_NAME
 from adamm.stores.bm25 import tokenize
 from adamm.stores.quantities import find_quantities
 
@@ -128,7 +129,7 @@ def read_answer(question: str, evidence: Sequence[dict[str, Any]], *, known: fro
         return _count(asked, question, units)
     shown = _ASKED_IMAGE.search(question)
     about = f"{asked} {shown.group()[9:]}" if shown and _THIS_PICTURE.search(asked) else asked
-    support, best = _best_unit(about, units)
+    support, best = _best_unit(about, units) if kind != "name" else _name_support(about, units[:5])[0]
     strict = kind in ("date", "name") or (kind == "yesno" and (_OBJECT.search(asked) or _DID_SOMETHING.search(asked)) is not None)
     if support < (MIN_SUPPORT if strict else MIN_SPAN_SUPPORT):
         return NOT_MENTIONED, []
@@ -486,13 +487,26 @@ def _beside(thing: str, text: str) -> str | None:
     return None
 
 
+def _name_support(asked: str, units: list[dict[str, Any]]) -> list[tuple[float, dict[str, Any]]]:
+    """``by_support`` for a name question, a unit's support the better of the question's words
+    with or without the ones asking for a name: a round may say "his name is Karl" or only
+    "my coach, Tom Aldous," - both hold the answer."""
+    bare = " ".join(ASKS_NAME.sub(" ", asked).split())
+    best: dict[str, float] = {}
+    for words in (content(asked), content(bare)):
+        for s, u in by_support(words, units):
+            best[u["unit_id"]] = max(best.get(u["unit_id"], 0.0), s)
+    order = {u["unit_id"]: i for i, u in enumerate(units)}
+    return [(best[u["unit_id"]], u) for u in sorted(units, key=lambda u: (-best[u["unit_id"]], order[u["unit_id"]]))]
+
+
 def _name(asked: str, units: list[dict[str, Any]]) -> tuple[str, list[str]]:
     """"What is the name of Lena's dog?": a name the best rounds give ("named Lumi", "his name
     is Karl", "my coach, Tom Aldous,") that the question does not hold; else declined."""
     asked_names = {w.lower() for w in re.findall(r"[A-Z][\w'’-]*", asked)}
     own = _OWN_THING_Q.search(asked) or _ASKED_THING.search(asked)
     thing = own.group("x").strip() if own else None
-    for s, u in by_support(content(asked), units[:5]):
+    for s, u in _name_support(asked, units[:5]):
         if s < MIN_SUPPORT:
             break
         text = _own_text(u)
