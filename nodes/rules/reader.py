@@ -491,13 +491,10 @@ def _name_support(asked: str, units: list[dict[str, Any]]) -> list[tuple[float, 
     """``by_support`` for a name question, a unit's support the better of the question's words
     with or without the ones asking for a name: a round may say "his name is Karl" or only
     "my coach, Tom Aldous," - both hold the answer."""
-    bare = " ".join(ASKS_NAME.sub(" ", asked).split())
-    best: dict[str, float] = {}
-    for words in (content(asked), content(bare)):
-        for s, u in by_support(words, units):
-            best[u["unit_id"]] = max(best.get(u["unit_id"], 0.0), s)
-    order = {u["unit_id"]: i for i, u in enumerate(units)}
-    return [(best[u["unit_id"]], u) for u in sorted(units, key=lambda u: (-best[u["unit_id"]], order[u["unit_id"]]))]
+    whole, bare = content(asked), content(" ".join(ASKS_NAME.sub(" ", asked).split()))
+    scored = [(max(support(whole, t), support(bare, t)), i, u) for i, u in enumerate(units) for t in [_own_text(u)]]
+    scored.sort(key=lambda x: (-x[0], x[1]))
+    return [(s, u) for s, _, u in scored]
 
 
 def _name(asked: str, units: list[dict[str, Any]]) -> tuple[str, list[str]]:
