@@ -129,7 +129,8 @@ def read_answer(question: str, evidence: Sequence[dict[str, Any]], *, known: fro
         return _count(asked, question, units)
     shown = _ASKED_IMAGE.search(question)
     about = f"{asked} {shown.group()[9:]}" if shown and _THIS_PICTURE.search(asked) else asked
-    support, best = _best_unit(about, units) if kind != "name" else _name_support(about, units[:5])[0]
+    ranked = _name_support(about, units[:5]) if kind == "name" else by_support(content(about), units[:5])
+    support, best = ranked[0]
     strict = kind in ("date", "name") or (kind == "yesno" and (_OBJECT.search(asked) or _DID_SOMETHING.search(asked)) is not None)
     if support < (MIN_SUPPORT if strict else MIN_SPAN_SUPPORT):
         return NOT_MENTIONED, []
@@ -152,7 +153,7 @@ def read_answer(question: str, evidence: Sequence[dict[str, Any]], *, known: fro
         if found:
             return found
     if kind == "name":
-        found = _name(about, units)
+        found = _name(about, ranked)
         if found[0] != NOT_MENTIONED or not _OWN_THING_Q.search(asked):
             return found
         # "which card do I use for audiobooks": no name beside the thing, but the best round
@@ -255,10 +256,6 @@ def by_support(words: dict[str, float], units: list[dict[str, Any]]) -> list[tup
     scored = [(support(words, _own_text(u)), i, u) for i, u in enumerate(units)]
     scored.sort(key=lambda x: (-x[0], x[1]))
     return [(s, u) for s, _, u in scored]
-
-
-def _best_unit(question: str, units: list[dict[str, Any]]) -> tuple[float, dict[str, Any]]:
-    return by_support(content(question), units[:5])[0]
 
 
 def _date_said(question: str, unit: dict[str, Any]) -> str | None:
@@ -497,13 +494,13 @@ def _name_support(asked: str, units: list[dict[str, Any]]) -> list[tuple[float, 
     return [(s, u) for s, _, u in scored]
 
 
-def _name(asked: str, units: list[dict[str, Any]]) -> tuple[str, list[str]]:
+def _name(asked: str, ranked: list[tuple[float, dict[str, Any]]]) -> tuple[str, list[str]]:
     """"What is the name of Lena's dog?": a name the best rounds give ("named Lumi", "his name
     is Karl", "my coach, Tom Aldous,") that the question does not hold; else declined."""
     asked_names = {w.lower() for w in re.findall(r"[A-Z][\w'’-]*", asked)}
     own = _OWN_THING_Q.search(asked) or _ASKED_THING.search(asked)
     thing = own.group("x").strip() if own else None
-    for s, u in _name_support(asked, units[:5]):
+    for s, u in ranked:  # the best rounds, ranked by _name_support
         if s < MIN_SUPPORT:
             break
         text = _own_text(u)
