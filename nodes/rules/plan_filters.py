@@ -26,6 +26,12 @@ _VALUE_LEMMAS = {"won": ("win", "won", "wins", "winning", "beat", "victory"), "l
                  "draw": ("draw", "drew", "tie", "tied", "draws")}
 
 
+def value_pattern(value: Any) -> str:
+    """A stored value as whole words of lower-cased text: "the ravens" in "against the ravens?",
+    not in "ravenscroft"."""
+    return rf"(?<![a-z0-9]){re.escape(str(value).lower())}(?![a-z0-9])"
+
+
 def value_filters(question: str, table: dict[str, Any]) -> list[dict[str, Any]]:
     """Text values of the table's columns that the question names ("groceries", "the Ravens", "win").
 
@@ -43,7 +49,7 @@ def value_filters(question: str, table: dict[str, Any]) -> list[dict[str, Any]]:
         if col in done:
             continue
         lv = v.lower()
-        pattern = rf"(?<![a-z0-9]){re.escape(lv)}(?![a-z0-9])"
+        pattern = value_pattern(lv)
         named = re.search(pattern, low) is not None
         if named:
             low = re.sub(pattern, " ", low)

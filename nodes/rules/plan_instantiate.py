@@ -14,7 +14,8 @@ from typing import Any
 from adamm.nodes.rules.facets import vocabulary_values
 from adamm.nodes.rules.plan_columns import MIN_COLUMN_SCORE, Target, column_by_unit, named_text_column, speed_expression, text_column
 from adamm.nodes.rules.plan_events import AROUND, FACT_REF, event_bound, fact_conditions, stated_fact
-from adamm.nodes.rules.plan_filters import condition_filters, link_column, mention_filters, period_filters, subset_filters, value_filters
+from adamm.nodes.rules.plan_filters import (condition_filters, link_column, mention_filters, period_filters, subset_filters,
+                                             value_filters, value_pattern)
 from adamm.nodes.rules.plan_intent import DAY_OF, MIN, RANGE_WORDS, SHARE_SPLIT, TREND, WHICH_NOUN, Intent, lists_values
 from adamm.nodes.rules.plan_targets import choose_table, choose_target
 from adamm.nodes.rules.plan_words import ASKS_NAME, GROUP, GROUP_MONTH, mask, word_stem
@@ -267,7 +268,7 @@ def compare_sides(question: str, periods: list[Period], table: dict[str, Any],
         if c["type"] != "text":
             continue
         for value in c.get("values") or c.get("samples") or []:
-            if re.search(rf"(?<![a-z0-9]){re.escape(str(value).lower())}(?![a-z0-9])", question.lower()):
+            if re.search(value_pattern(value), question.lower()):
                 named.append(([{"column": c["name"], "op": "=", "value": value}], str(value)))
     if len(named) < 2:  # "paperbacks or ebooks": the stored values in other words
         for f in vocabulary_values(question):
@@ -285,7 +286,7 @@ def compare_sides(question: str, periods: list[Period], table: dict[str, Any],
                     continue
                 spots, rest = {}, low
                 for v in sorted(map(str, c.get("values") or []), key=len, reverse=True):  # "science fiction" before "fiction"
-                    if m := re.search(rf"(?<![a-z0-9]){re.escape(v.lower())}(?![a-z0-9])", rest):
+                    if m := re.search(value_pattern(v), rest):
                         spots[v], rest = m.start(), rest[:m.start()] + " " * len(v) + rest[m.end():]
                 via = link_column(table, other, {c["name"]}) if len(spots) >= 2 else None
                 if via is not None:
