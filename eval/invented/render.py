@@ -1,0 +1,174 @@
+"""Layouts of a logged record: dashboard tiles, ``key: value`` lines, label after value, prose,
+and a week view holding several records.
+
+Split from the history generator because the layouts are what an extractor is measured on:
+the same record reads ``Vrell 14 qz · Brosk: Ashvel``, ``vrell: 14 qz`` on its own line,
+``14 qz vrell``, or "Did a trabbing session today, 14 qz of vrell, an Ashvel one.", with the
+label lower-case, capitalised or upper-case, and now and then in its second spelling. Every
+layout writes each value exactly as its :class:`~.units.Shown` text, which is what the
+validator looks for.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
+
+from adamm.eval.invented.dates import WEEKDAYS, Cue, d_mon, mon_d
+from adamm.eval.invented.domain import Domain
+from adamm.eval.invented.units import Shown
+
+LAYOUTS = ("tiles", "lines", "after", "prose")
+ACKS = ("Logged.", "Got it, saved.", "Added to the log.", "Noted.", "Saved, thanks.", "In the log now.")
+
+
+@dataclass
+class Record:
+    """One observation: canonical values (the truth) and the forms the round writes them in."""
+
+    seq: int
+    day: date
+    values: dict[str, Decimal | str]  #: record key -> canonical value
+    shown: dict[str, Shown]  #: record key -> as written
+    round: str = ""
+    session: str = ""
+    layout: str = ""
+    meta: dict[str, str] = field(default_factory=dict)
+
+
+def _article(word: str) -> str:
+    return "an" if word[:1].lower() in "aeiou" else "a"
+
+
+class _Labels:
+    """One record's label spelling: a case style for all labels, the alias for some records."""
+
+    def __init__(self, dom: Domain, rng: random.Random, cases: tuple[str, ...]) -> None:
+        self.case = rng.choice(cases)
+        self.alias = {f.key for f in dom.nums if f.alias and rng.random() < 0.35}
+        self.dom = dom
+
+    def __call__(self, key: str, label: str) -> str:
+        alias = next((f.alias for f in self.dom.nums if f.key == key and key in self.alias), None)
+        text = alias or label
+        if self.case == "upper":
+            return text.upper()
+        if self.case == "title":
+            return text[:1].upper() + text[1:]
+        return text
+
+
+def _items(dom: Domain, rec: Record) -> list[tuple[str, str, str]]:
+    """(kind, key, label) of the record's present fields, in the domain's order."""
+    out = [("num", f.key, f.label) for f in dom.nums if f.key in rec.shown]
+    out += [("cat", c.key, c.label) for c in dom.cats if c.key in rec.shown]
+    if dom.entity and dom.entity.key in rec.shown:
+        out.append(("entity", dom.entity.key, dom.entity.label))
+    return out
+
+
+def tiles(dom: Domain, rec: Record, rng: random.Random, sep: str = " · ") -> str:
+    lab = _Labels(dom, rng, ("title", "upper", "title"))
+    parts = []
+    for kind, key, label in _items(dom, rec):
+        v = rec.shown[key].text
+        parts.append(f"{lab(key, label)} {v}" if kind == "num" else f"{lab(key, label)}: {v}")
+    return sep.join(parts)
+
+
+def lines(dom: Domain, rec: Record, rng: random.Random, sep: str = "\n") -> str:
+    lab = _Labels(dom, rng, ("lower", "title", "upper"))
+    return sep.join(f"{lab(key, label)}: {rec.shown[key].text}" for _, key, label in _items(dom, rec))
+
+
+def after(dom: Domain, rec: Record, rng: random.Random) -> str:
+    lab = _Labels(dom, rng, ("lower", "lower", "title"))
+    parts = []
+    for kind, key, label in _items(dom, rec):
+        v = rec.shown[key].text
+        if kind == "num":
+            parts.append(f"{v} {lab(key, label)}")
+        elif kind == "cat":
+            parts.append(f"{lab(key, label)} {v}")
+        else:
+            parts.append(f"{'with' if dom.entity and dom.entity.role == 'person' else 'at'} {v}")
+    return rng.choice((", ", " · ", " / ")).join(parts)
+
+
+def _clause(dom: Domain, kind: str, key: str, label: str, v: str, rng: random.Random) -> str:
+    if kind == "num":
+        bare = not dom.num(key).measure.symbol
+        forms = ([f"{label} was {v}", f"{v} {label}"] if bare
+                 else [f"{v} of {label}", f"{label} was {v}", f"{label} came to {v}", f"{label} at {v}"])
+        return rng.choice(forms)
+    if kind == "cat":
+        return rng.choice((f"{_article(v)} {v} one", f"{label} {v}", f"it was {v} for {label}"))
+    return f"with {v}" if dom.entity and dom.entity.role == "person" else f"at {v}"
+
+
+def prose(dom: Domain, rec: Record, cue: Cue, rng: random.Random) -> str:
+    lab = _Labels(dom, rng, ("lower",))
+    clauses = [_clause(dom, k, key, lab(key, label), rec.shown[key].text, rng) for k, key, label in _items(dom, rec)]
+    rng.shuffle(clauses)
+    when = {"today": f" {cue.text}", "none": "", "yesterday": " yesterday", "weekday": f" on {cue.text}",
+            "explicit": f" on {cue.text}"}[cue.kind]
+    opener = rng.choice((f"Did {_article(dom.kind)} {dom.thing}{when}", f"Had another {dom.thing}{when}",
+                         f"Got {_article(dom.kind)} {dom.thing} in{when}"))
+    body = ", ".join(clauses[:-1]) + (", and " if len(clauses) > 2 else " and ") + clauses[-1] if len(clauses) > 1 else clauses[0]
+    return f"{opener}: {body}."
+
+
+def lead(dom: Domain, cue: Cue, rng: random.Random) -> str:
+    """The words before a typed block, naming the day."""
+    if cue.kind == "today":
+        return f"{cue.text[:1].upper()}{cue.text[1:]}'s {dom.thing}:"
+    if cue.kind == "yesterday":
+        return rng.choice((f"Yesterday's {dom.thing}:", "From yesterday:"))
+    if cue.kind == "weekday":
+        return rng.choice((f"{cue.text}'s {dom.thing}:", f"From {cue.text}:"))
+    if cue.kind == "explicit":
+        return rng.choice((f"{cue.text}:", f"For {cue.text}:", f"{dom.thing[:1].upper()}{dom.thing[1:]}, {cue.text}:"))
+    return rng.choice((f"New {dom.thing}:", "Logging this one:", f"{dom.thing[:1].upper()}{dom.thing[1:]}:"))
+
+
+def screenshot_words(cue: Cue, rng: random.Random) -> str:
+    """What the user types under a screenshot."""
+    if cue.kind == "today":
+        return rng.choice((f"Screenshot from {cue.text}.", f"Here's {cue.text}'s."))
+    if cue.kind == "yesterday":
+        return rng.choice(("This one's from yesterday.", "Yesterday's screenshot."))
+    if cue.kind == "weekday":
+        return rng.choice((f"This one's from {cue.text}.", f"{cue.text}'s card."))
+    return rng.choice(("Here's the card.", "Screenshot.", "Another one for the log."))
+
+
+def single(dom: Domain, rec: Record, cue: Cue, layout: str, image: bool, rng: random.Random) -> tuple[str, str | None]:
+    """(user text, caption or None) of a round holding one record."""
+    if layout == "prose":
+        return prose(dom, rec, cue, rng), None
+    if image:
+        body = {"tiles": tiles, "after": after}.get(layout)
+        text = body(dom, rec, rng) if body else lines(dom, rec, rng, sep="; ")
+        dated = f" for {cue.text}" if cue.kind == "explicit" else ""
+        caption = rng.choice((f"Screenshot of the {dom.app} app's {dom.noun} card{dated}: {text}.",
+                              f"Phone screenshot, {dom.app} summary{dated} — {text}."))
+        return ("Here's the card." if cue.kind == "explicit" else screenshot_words(cue, rng)), caption
+    body = {"tiles": tiles, "after": after, "lines": lines}[layout](dom, rec, rng)
+    sep = "\n" if layout == "lines" else " "
+    return f"{lead(dom, cue, rng)}{sep}{body}", None
+
+
+def _day_label(d: date, rng: random.Random) -> str:
+    return rng.choice((f"{WEEKDAYS[d.weekday()][:3]} {mon_d(d)}", d.isoformat(), d_mon(d), mon_d(d)))
+
+
+def week(dom: Domain, recs: list[Record], image: bool, rng: random.Random) -> tuple[str, str | None]:
+    """(user text, caption or None) of a week view: one line per record, each with its date."""
+    rows = [f"{_day_label(r.day, rng)} — {tiles(dom, r, rng, sep=', ')}" for r in recs]
+    if image:
+        caption = f"Screenshot of the {dom.app} week view, one row per {dom.noun}: " + "; ".join(f"'{x}'" for x in rows) + "."
+        return rng.choice(("Catching up: the week view.", f"My {dom.app} week so far.", "The last few, all in one.")), caption
+    head = rng.choice((f"Catching up on the last few {dom.nouns}:", f"This week's {dom.kind} log:", "Backlog from the week:"))
+    return head + "\n" + "\n".join(rows), None
