@@ -116,8 +116,21 @@ def extract_attributes(state: IngestState, runtime: Runtime[Context]) -> dict[st
 
 
 def consolidate_attributes(sql: SqlStore, memory_id: str, rounds: Sequence[Round]) -> int:
-    """Merge attributes that turned out to be one quantity under two labels (see
-    ``stores.attributes.consolidation``); columns of existing tables are never merged away."""
+    """Merge attributes that are one quantity under two labels, to a fixed point: once two
+    layouts' labels of one field are one ("pwr" - "power"), their other fields share more
+    companions and may merge in turn."""
+    merged = 0
+    for _ in range(4):
+        n = _consolidate_once(sql, memory_id, rounds)
+        merged += n
+        if not n:
+            break
+    return merged
+
+
+def _consolidate_once(sql: SqlStore, memory_id: str, rounds: Sequence[Round]) -> int:
+    """One pass of :func:`consolidate_attributes` (see ``stores.attributes.consolidation``),
+    table columns included."""
     known = [Known(a.name, a.unit, a.dimension, a.kind) for a in sql.attributes(memory_id)]
     if len(known) < 2:
         return 0
@@ -128,8 +141,9 @@ def consolidate_attributes(sql: SqlStore, memory_id: str, rounds: Sequence[Round
     for o in sql.observations(memory_id, [r.round_id for r in rounds]):
         fresh[o.round_id].add(o.attribute)
     sets = sets + [(frozenset(a), 1) for rid, a in fresh.items() if counted.get(rid) is None]
-    frozen = frozenset(a for s in sql.schemas(memory_id) for a in s.attributes)
-    plan = consolidation(known, sets, frozen=frozen, ranges=sql.value_ranges(memory_id))
+    # Columns of existing tables may merge too: induce_tables folds a table whose column was
+    # merged away into the table of the same record type (``_Induction.reconcile``).
+    plan = consolidation(known, sets, ranges=sql.value_ranges(memory_id))
     units = {k.name: k.unit for k in known}
     for source, target in plan.items():
         while target in plan:  # chains: a -> b -> c

@@ -63,6 +63,7 @@ def induce_tables(state: IngestState, runtime: Runtime[Context]) -> dict[str, An
     with timed("induce_tables") as cost:
         if pending:
             run = _Induction(ctx, b, memory_id, entries, pending)
+            counts["table_rows"] += run.reconcile()
             for rnd in b.sql.get_rounds(memory_id, pending):
                 for key, n in run.add_round(rnd).items():
                     counts[key] += n
@@ -146,6 +147,35 @@ class _Induction:
             if not rows and old is not None and old != attrs:  # an updated round that no longer holds this record
                 self.deletes[table].append(rnd.round_id)
         return counts
+
+    def reconcile(self) -> int:
+        """Tables whose schema names an attribute merged away since (two labels of one field,
+        ``consolidate_attributes``): the schema is renamed, and when it is then a variant of
+        another table's the two become one table - one record type, one table. Returns rows
+        written."""
+        known = self.sql.attributes(self.memory_id)
+        names = {a.name for a in known}
+        target = {alias: a.name for a in known for alias in a.aliases}
+        written = 0
+        for schema, table in sorted(self.active.items(), key=lambda st: st[1]):
+            if schema <= names or schema not in self.active:
+                continue
+            renamed = frozenset(a if a in names else target.get(a, "") for a in schema) - {""}
+            if not renamed - self.context:
+                continue
+            self.active.pop(schema)
+            self.sql.put_schema(self.memory_id, sorted(schema), support=self.index.support(schema), status="merged")
+            into = self._variant_of(renamed)
+            if into is not None:
+                written += self._evolve(into, into | renamed)
+                self.sql.drop_table(self.memory_id, table)  # its records are rows of the other table now
+                self.rows.pop(table, None)
+                self.deletes.pop(table, None)
+                self.touched.discard(table)
+                continue
+            self.active[schema] = table
+            written += self._evolve(schema, renamed)
+        return written
 
     def flush(self) -> int:
         """Write the batch's counts and rows: one transaction for counts, one statement per table."""

@@ -55,6 +55,32 @@ def expand(name: str) -> str:
     return " ".join(ABBREVIATIONS.get(tok, tok) for tok in name.split("_") if tok)
 
 
+def abbreviates(short: str, phrase: Sequence[str]) -> bool:
+    """Is ``short`` an abbreviation of the words ``phrase``, by the grammar of abbreviations
+    alone: their initials (``hr`` - heart rate, ``bp``), or a shortening of one word that keeps
+    its first letter and the order of its letters (``dist``, ``temp``, ``qty``, ``wt``)."""
+    if not (2 <= len(short) <= 4 and short.isalpha()) or not phrase:
+        return False
+    if len(phrase) >= 2:
+        return short == "".join(w[:1] for w in phrase)
+    word = phrase[0]
+    if len(word) < len(short) + 2 or word[0] != short[0] or not word.isalpha():
+        return False
+    it = iter(word[1:])
+    return all(c in it for c in short[1:])
+
+
+def same_words(a: Sequence[str], b: Sequence[str]) -> bool:
+    """Do two names say the same words, a word of one standing for one or more words of the
+    other by :func:`abbreviates` (``resting hr`` - ``resting heart rate``)?"""
+    if not a or not b:
+        return not a and not b
+    if a[0] == b[0]:
+        return same_words(a[1:], b[1:])
+    return any(abbreviates(a[0], b[:k]) and same_words(a[1:], b[k:]) for k in range(1, len(b) + 1)) or \
+        any(abbreviates(b[0], a[:k]) and same_words(a[k:], b[1:]) for k in range(1, len(a) + 1))
+
+
 def _singular(word: str) -> str:
     return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
 
@@ -251,6 +277,22 @@ def _profile(name: str, sets: Sequence[tuple[frozenset[str], int]], dims: dict[s
     return names, units
 
 
+def _aligned(mine: Counter, theirs: Counter, dims: dict[str, str | None], together: set[tuple[str, str]]) -> Counter:
+    """``mine`` with each companion the other profile lacks renamed to the one companion of the
+    other profile, of the same unit, that mine lacks and that never shares a round with it:
+    two layouts of one record label every field their own way, so their other fields are
+    compared as the same too ("tamb" beside "skel", "durn" beside "climb")."""
+    only_mine = [c for c in mine if c not in theirs]
+    only_theirs = [c for c in theirs if c not in mine]
+    out = Counter(mine)
+    for c in only_mine:
+        match = [t for t in only_theirs if dims.get(t) == dims.get(c) and (c, t) not in together]
+        if len(match) == 1:
+            out[match[0]] += out.pop(c)
+            only_theirs.remove(match[0])
+    return out
+
+
 def _cosine(a: Counter, b: Counter) -> float:
     keys = set(a) | set(b)
     dot = sum(a[k] * b[k] for k in keys)
@@ -273,6 +315,18 @@ def ranges_overlap(a: tuple[float, float] | None, b: tuple[float, float] | None)
     if low <= high:
         return True
     return high > 0 and low <= RANGE_GAP * high
+
+
+#: Companions by name, for two labels with no word in common: most of them the same (two
+#: layouts of one record type write the other fields under their own labels too).
+NAMED_SIMILARITY = 0.7
+
+
+def _abbreviated(a: str, b: str) -> bool:
+    """Is one name the other's words abbreviated (``pwr`` - ``power``, ``avg_hr`` - ``heart_rate``)?"""
+    sa = [w for w in (_singular(x) for x in expand(a).split()) if w not in QUALIFIERS]
+    sb = [w for w in (_singular(x) for x in expand(b).split()) if w not in QUALIFIERS]
+    return bool(sa and sb) and same_words(sa, sb)
 
 
 def consolidation(known: Sequence[Known], sets: Sequence[tuple[frozenset[str], int]], *, frozen: frozenset[str] = frozenset(),
@@ -312,8 +366,8 @@ def consolidation(known: Sequence[Known], sets: Sequence[tuple[frozenset[str], i
                 continue
             if _cosine(units_k, units_o) < min_similarity:
                 continue
-            if words(k.name) & words(other.name) or (
-                    _cosine(names_k, names_o) >= min_similarity and ranges_overlap((ranges or {}).get(k.name), (ranges or {}).get(other.name))):
+            if words(k.name) & words(other.name) or _abbreviated(k.name, other.name) or (
+                    _cosine(_aligned(names_k, names_o, dims, together), names_o) >= NAMED_SIMILARITY and ranges_overlap((ranges or {}).get(k.name), (ranges or {}).get(other.name))):
                 partners.append(other)
         if len(partners) > 1:
             mine = words(k.name)
@@ -327,4 +381,9 @@ def consolidation(known: Sequence[Known], sets: Sequence[tuple[frozenset[str], i
                 partners = [max(partners, key=lambda p: (support[p.name], p.name))]
         if len(partners) == 1:
             merged[k.name] = partners[0].name
+    for src, dst in list(merged.items()):  # "power" names the field better than its "pwr"
+        if src in merged and len(dst) < len(src) and _abbreviated(src, dst) and dst not in merged \
+                and not any(d == dst for s2, d in merged.items() if s2 != src):
+            del merged[src]
+            merged[dst] = src
     return merged

@@ -1,0 +1,63 @@
+"""One record type written in two layouts with their own labels ends in one table, however the
+tables were discovered before the labels were known to be one field.
+
+The log is written for this test with invented words: layout A labels ``Pwr``, ``Tamb``,
+``Skel``; layout B ``power``, ``durn``, ``climb`` - same units, same record. Each layout alone
+is frequent enough to get a table before the other's labels are merged with it; the merge of
+``pwr`` / ``power`` (an abbreviation, by its letters) makes the companions of the other labels
+alike, and the tables fold into one. Runs on SQLite and PostgreSQL.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from adamm.graphs.ingest import graph as ingest
+from adamm.nodes.backends import backends, reset_backends
+from adamm.nodes.context import Context
+from adamm.stores.attributes import Known, abbreviates, consolidation, same_words
+
+# (day, vrell qz, power W, minutes, climb m)
+RECORDS = [(d, 12 + d % 5, 180 + 7 * d % 60, 30 + 3 * d % 25, 100 + 11 * d % 90) for d in range(1, 25)]
+
+
+def _round(i: int, day: int, vrell: int, power: int, minutes: int, climb: int) -> dict[str, Any]:
+    text = (f"Trabbing card: Vrell {vrell} qz · Pwr {power} W · Tamb {minutes} min · Skel {climb} m" if i % 2 == 0
+            else f"Trabbed today: vrell {vrell} qz, power {power} W, durn {minutes} min, climb {climb} m.")
+    return {"round_id": f"r{i}", "session_id": f"s{day}", "timestamp": f"2026-03-{day:02d}T18:00:00", "user_text": text,
+            "assistant_text": "Logged."}
+
+
+def test_abbreviations_by_their_letters() -> None:
+    assert abbreviates("pwr", ["power"]) and abbreviates("hr", ["heart", "rate"]) and abbreviates("dist", ["distance"])
+    assert not abbreviates("pace", ["pulse"]) and not abbreviates("rate", ["rating"])
+    assert same_words(["avg", "pwr"], ["avg", "power"]) and not same_words(["resting", "hr"], ["average", "heart", "rate"])
+
+
+def test_consolidation_merges_an_abbreviated_label_into_the_full_word() -> None:
+    known = [Known("pwr", "W", "power", "float"), Known("power", "W", "power", "float"), Known("vrell", "qz", "unit:qz", "float")]
+    sets = [(frozenset({"pwr", "vrell"}), 3), (frozenset({"power", "vrell"}), 2)]
+    assert consolidation(known, sets) == {"pwr": "power"}
+
+
+def test_two_layouts_of_one_record_type_end_in_one_table(tmp_path: Path, db_url: str) -> None:
+    reset_backends()
+    ctx = Context(home=str(tmp_path / "home"), database_url=db_url)
+    rounds = [_round(i, *r) for i, r in enumerate(RECORDS)]
+    for start in range(0, len(rounds), 6):  # each layout has a table of its own before the labels merge
+        ingest.invoke({"memory_id": "t", "rounds": rounds[start:start + 6]}, context=ctx)
+    sql = backends(ctx).sql
+    holding = {t.name: sql.select_rows("t", t.name) for t in sql.tables("t")}
+    holding = {name: rows for name, rows in holding.items() if rows}
+    assert len(holding) == 1, sorted(holding)
+    rows = next(iter(holding.values()))
+    assert len(rows) == len(RECORDS)
+    info = sql.table("t", next(iter(holding)))
+    units = {c.unit for c in info.columns if c.type != "text"}
+    assert {"W", "m"} <= units
+    power = next(c.name for c in info.columns if c.unit == "W")
+    assert power == "power"  # the full word names the merged field
+    by_source = {r["source"]: r for r in rows}
+    assert [by_source[f"r{i}"][power] for i in range(len(RECORDS))] == [float(p) for _, _, p, _, _ in RECORDS]
+    reset_backends()
