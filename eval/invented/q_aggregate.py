@@ -10,8 +10,8 @@ from fractions import Fraction
 from typing import Any
 
 from adamm.eval.invented.dates import Period
-from adamm.eval.invented.qbase import (Ctx, field_words, iso_list, json_value, mean, mean_spec, qa, qty, sum_spec,
-                                       threshold, threshold_text, total, vals)
+from adamm.eval.invented.qbase import (Ctx, exact_spec, field_words, iso_list, json_value, mean, mean_spec, qa, qty,
+                                       threshold_splits, threshold_text, total, vals)
 from adamm.eval.invented.units import quantize
 
 _SHARE_PERIODS = ("all", "month", "window")
@@ -74,7 +74,7 @@ def avg(ctx: Ctx) -> list[dict[str, Any]]:
 def sums(ctx: Ctx) -> list[dict[str, Any]]:
     out = []
     for f in ctx.dom.nums:
-        places, tol = sum_spec(f.measure)
+        places, tol = exact_spec(f.measure)
         for p in ctx.periods:
             if p.kind not in ("all", "month", "half", "week1", "window"):
                 continue
@@ -110,13 +110,8 @@ def counts(ctx: Ctx) -> list[dict[str, Any]]:
             out.append(qa("CNT", q, f"{len(recs)} {things}: {iso_list(recs)}.", len(recs), "number", recs, 0, unit,
                           fam="count-sub", scope=p.kind, field=pre or post))
         for f in dom.nums:
-            xs = vals(ctx.scoped(p, f.key), f.key)
-            t = threshold(xs, ctx.rng)
-            if t is None:
-                continue
-            for word, test in (("more than", lambda x, t=t: x > t), ("less than", lambda x, t=t: x < t)):
-                recs = ctx.scoped(p, f.key, lambda r, k=f.key, test=test: test(r.values[k]))
-                if len(recs) < 2 or len(recs) == len(xs):
+            for word, t, recs, n in threshold_splits(ctx, p, f, ("more than", "less than")):
+                if len(recs) < 2 or len(recs) == n:
                     continue
                 scope = "" if p.kind == "all" else f" {p.phrase}"
                 q = f"How many {dom.things}{scope} had {word} {threshold_text(f.measure, t)} of {f.label}?"

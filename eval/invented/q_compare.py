@@ -7,7 +7,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
-from adamm.eval.invented.qbase import Ctx, clear_gap, mean, mean_spec, month_label, qa, qty, sum_spec, total, vals
+from adamm.eval.invented.qbase import Ctx, clear_gap, exact_spec, mean, mean_spec, month_label, qa, qty, total, vals
 
 _TREND = ["increased", "decreased"]
 
@@ -31,7 +31,7 @@ def compare(ctx: Ctx) -> list[dict[str, Any]]:
                     out.append(qa("CMP", f"Which month had the {word} average {f.label}, {month_label(x)} or {month_label(y)}?",
                                   f"{win.month} ({qty(f.measure, wm, places)} vs {qty(f.measure, lm, places)} in {lose.month}).",
                                   win.month, "string", ra + rb, cands=[x.month, y.month], fam="cmp-month-mean", field=f.key))
-            sp, _ = sum_spec(f.measure)
+            sp, _ = exact_spec(f.measure)
             sa, sb = total(vals(ra, f.key)), total(vals(rb, f.key))
             if clear_gap(sa, sb):
                 win, lose, wv, lv = (a, b, sa, sb) if sa > sb else (b, a, sb, sa)
@@ -69,20 +69,20 @@ def trends(ctx: Ctx) -> list[dict[str, Any]]:
         full = [p for p in months if len(ctx.scoped(p, f.key)) >= 3]
         if len(full) >= 2:
             a, b = full[0], full[-1]
-            ra, rb = ctx.scoped(a, f.key), ctx.scoped(b, f.key)
-            ma, mb = mean(vals(ra, f.key)), mean(vals(rb, f.key))
-            if clear_gap(ma, mb):
-                word = _TREND[0] if mb > ma else _TREND[1]
-                out.append(qa("TRD", f"Did my average {f.label} rise or fall between {month_label(a)} and {month_label(b)}?",
-                              f"{word.capitalize()}: from {qty(f.measure, ma, places)} to {qty(f.measure, mb, places)} on average.",
-                              word, "string", ra + rb, cands=_TREND, fam="trend-month", field=f.key))
+            out += _trend(f, places, ctx.scoped(a, f.key), ctx.scoped(b, f.key), "trend-month",
+                          f"Did my average {f.label} rise or fall between {month_label(a)} and {month_label(b)}?")
         recs = ctx.scoped(ctx.everything(), f.key)
         if len(recs) >= 15:
-            ra, rb = recs[:5], recs[-5:]
-            ma, mb = mean(vals(ra, f.key)), mean(vals(rb, f.key))
-            if clear_gap(ma, mb):
-                word = _TREND[0] if mb > ma else _TREND[1]
-                out.append(qa("TRD", f"Did my {f.label} go up or down from my first five {dom.things} to my last five?",
-                              f"{word.capitalize()}: from {qty(f.measure, ma, places)} to {qty(f.measure, mb, places)} on average.",
-                              word, "string", ra + rb, cands=_TREND, fam="trend-firstlast", field=f.key))
+            out += _trend(f, places, recs[:5], recs[-5:], "trend-firstlast",
+                          f"Did my {f.label} go up or down from my first five {dom.things} to my last five?")
     return out
+
+
+def _trend(f: Any, places: int, ra: list[Any], rb: list[Any], fam: str, question: str) -> list[dict[str, Any]]:
+    """The trend question between two sets of records, when their means differ clearly (else none)."""
+    ma, mb = mean(vals(ra, f.key)), mean(vals(rb, f.key))
+    if not clear_gap(ma, mb):
+        return []
+    word = _TREND[0] if mb > ma else _TREND[1]
+    return [qa("TRD", question, f"{word.capitalize()}: from {qty(f.measure, ma, places)} to {qty(f.measure, mb, places)} on average.",
+               word, "string", ra + rb, cands=_TREND, fam=fam, field=f.key)]

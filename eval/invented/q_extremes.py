@@ -11,8 +11,8 @@ from collections import Counter
 from typing import Any
 
 from adamm.eval.invented.dates import Period
-from adamm.eval.invented.qbase import (Ctx, clear_gap, field_words, iso_list, json_value, mean, qa, qty, single_spec,
-                                       threshold, threshold_text, vals)
+from adamm.eval.invented.qbase import (Ctx, clear_gap, exact_spec, field_words, iso_list, json_value, mean, qa, qty,
+                                       threshold, threshold_splits, threshold_text, vals)
 from adamm.eval.invented.render import Record
 
 _DIRS = (("MAX", "highest", max), ("MIN", "lowest", min))
@@ -33,7 +33,7 @@ def extremes(ctx: Ctx) -> list[dict[str, Any]]:
     dom = ctx.dom
     for point, word, pick in _DIRS:
         for f in dom.nums:
-            places, tol = single_spec(f.measure)
+            places, tol = exact_spec(f.measure)
             for p in ctx.periods:
                 if p.kind not in ("all", "month", "half", "window"):
                     continue
@@ -103,7 +103,7 @@ def latest(ctx: Ctx) -> list[dict[str, Any]]:
         return recs[-1]
 
     for f in dom.nums:
-        places, tol = single_spec(f.measure)
+        places, tol = exact_spec(f.measure)
         if (r := last(ctx.scoped(every, f.key))) is not None:
             v = r.values[f.key]
             out.append(qa("LAT", f"What was my most recent {f.label}{field_words(f)}?",
@@ -151,13 +151,8 @@ def ranges(ctx: Ctx) -> list[dict[str, Any]]:
         if p.kind not in ("month", "half", "window", "week1"):
             continue
         for f in dom.nums:
-            xs = vals(ctx.scoped(p, f.key), f.key)
-            t = threshold(xs, ctx.rng)
-            if t is None:
-                continue
-            for word, test in (("above", lambda x, t=t: x > t), ("below", lambda x, t=t: x < t)):
-                recs = ctx.scoped(p, f.key, lambda r, k=f.key, test=test: test(r.values[k]))
-                if 2 <= len(recs) <= 7 and len(recs) < len(xs):
+            for word, t, recs, n in threshold_splits(ctx, p, f, ("above", "below")):
+                if 2 <= len(recs) <= 7 and len(recs) < n:
                     days = sorted({r.day.isoformat() for r in recs})
                     q = f"{p.phrase[:1].upper()}{p.phrase[1:]}, on which days did I log {f.label} {word} {threshold_text(f.measure, t)}?"
                     out.append(qa("RNG", q, f"{iso_list(recs)}.", days, "list", recs, fam="days-threshold", scope=p.kind, field=f.key))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
@@ -85,15 +85,9 @@ def mean_spec(m: Measure) -> tuple[int, float]:
     return 1, 0.05
 
 
-def sum_spec(m: Measure) -> tuple[int, float]:
-    if m.kind == "money":
-        return 2, 0.01
-    if m.converted:
-        return 2, 0.05
-    return (1, 0.05) if m.decimals else (0, 0)
-
-
-def single_spec(m: Measure) -> tuple[int, float]:
+def exact_spec(m: Measure) -> tuple[int, float]:
+    """Decimals and tolerance of a total or of one stored value: exact to the cent, to the
+    measure's own decimals, or to two places after a unit conversion."""
     if m.kind == "money":
         return 2, 0.01
     if m.converted:
@@ -118,6 +112,18 @@ def threshold_text(m: Measure, t: Decimal) -> str:
     if m.kind == "duration":
         return f"{t:.0f} minutes"
     return f"{number(t, 0 if t == t.to_integral_value() else 1)} {m.symbol}".strip()
+
+
+def threshold_splits(ctx: Ctx, p: Period, f: NumField, words: tuple[str, str]) -> Iterator[tuple[str, Decimal, list[Record], int]]:
+    """The records of period ``p`` above and below a round threshold of field ``f``, each side
+    with its word ("more than" / "less than"): (word, threshold, records, records holding the
+    field). Nothing when the values have no such threshold."""
+    xs = vals(ctx.scoped(p, f.key), f.key)
+    t = threshold(xs, ctx.rng)
+    if t is None:
+        return
+    for word, above in zip(words, (True, False)):
+        yield word, t, ctx.scoped(p, f.key, lambda r, above=above: r.values[f.key] > t if above else r.values[f.key] < t), len(xs)
 
 
 def threshold(xs: Sequence[Decimal], rng: random.Random, lo: float = 0.3, hi: float = 0.7) -> Decimal | None:
