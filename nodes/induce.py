@@ -164,9 +164,9 @@ class _Induction:
             if not renamed - self.context:
                 continue
             self.active.pop(schema)
-            self.sql.put_schema(self.memory_id, sorted(schema), support=self.index.support(schema), status="merged")
             into = self._variant_of(renamed)
             if into is not None:
+                self.sql.put_schema(self.memory_id, sorted(schema), support=self.index.support(schema), status="merged")
                 written += self._evolve(into, into | renamed)
                 self.sql.drop_table(self.memory_id, table)  # its records are rows of the other table now
                 self.rows.pop(table, None)

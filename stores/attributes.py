@@ -85,11 +85,15 @@ def _singular(word: str) -> str:
     return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
 
 
+def content_words(name: str) -> list[str]:
+    """A name's words in order - abbreviations of the table expanded, plurals folded - without
+    its qualifiers (``total``, ``avg`` ...); empty for a name that is only a qualifier."""
+    return [w for w in (_singular(x) for x in expand(name).split()) if w not in QUALIFIERS]
+
+
 def tokens(name: str) -> frozenset[str]:
     """Content words of a name: abbreviations expanded, plurals folded, qualifiers dropped."""
-    words = [_singular(w) for w in expand(name).split()]
-    content = [w for w in words if w not in QUALIFIERS]
-    return frozenset(content or words)
+    return frozenset(content_words(name)) or words(name)
 
 
 def words(name: str) -> frozenset[str]:
@@ -324,8 +328,7 @@ NAMED_SIMILARITY = 0.7
 
 def _abbreviated(a: str, b: str) -> bool:
     """Is one name the other's words abbreviated (``pwr`` - ``power``, ``avg_hr`` - ``heart_rate``)?"""
-    sa = [w for w in (_singular(x) for x in expand(a).split()) if w not in QUALIFIERS]
-    sb = [w for w in (_singular(x) for x in expand(b).split()) if w not in QUALIFIERS]
+    sa, sb = content_words(a), content_words(b)
     return bool(sa and sb) and same_words(sa, sb)
 
 
