@@ -4,7 +4,9 @@
 
 ``store_rounds`` is always first, so every accepted round is durable before anything is derived
 from it; ``index_rounds`` is last and marks rounds derived, so a run that dies in between is
-completed by the next one. Every node runs under its memory's write lock
+completed by the next one. Each deriving step commits once, with the mark that it is done for
+its rounds (vector writes journaled in that commit), so the next run does exactly what is left
+and ends where an uninterrupted run ends (``nodes/locking.py``). Every node runs under its memory's write lock
 (``nodes/locking.py``), so two processes ingesting into one memory take turns. Compiled
 without a checkpointer or store: the host graph or the LangGraph server brings its own.
 """

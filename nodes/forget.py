@@ -15,6 +15,12 @@ round can be taken out completely:
   (``nodes/hierarchy.py``), which also uses that rebuild to repair a run that died half-way
   through writing it - and removed when nothing remains under it.
 
+A forget killed part-way is finished by running it again: the analytic part is one
+transaction; units, vectors and events are removed by id (again is harmless); the episodes and
+topics above the events are marked ``stale`` before the events go and cleared once rebuilt, so
+the rerun rebuilds them though the events are gone; the rounds themselves go last, so the rerun
+still finds them.
+
 Other memories are never read or written.
 """
 
@@ -26,9 +32,10 @@ from typing import Any
 
 from adamm.nodes.backends import Backends, backends
 from adamm.nodes.context import Context
-from adamm.nodes.hierarchy import IMAGES_VISUAL_SPACE, count_vectors, rebuild, remove_nodes
+from adamm.nodes.hierarchy import IMAGES_VISUAL_SPACE, count_vectors, rebuild_stale, remove_nodes
 from adamm.nodes.ingest import ROUNDS_SPACE, InputError, check_memory_id
-from adamm.nodes.locking import lock_memory
+from adamm.nodes.locking import lock_memory, make_journaled
+from adamm.stores import crash
 from adamm.stores.mining import SupportIndex
 from adamm.stores.units import text_space
 
@@ -82,18 +89,21 @@ def forget(ctx: Context | Any, memory_id: str, *, round_ids: list[str] | None = 
         raise InputError("forget: session_id must be a non-empty string")
     b = backends(ctx)
     report = ForgetReport(memory_id)
-    with lock_memory(ctx, memory_id):
+    with crash.step("forget"), lock_memory(ctx, memory_id):
+        make_journaled(b, memory_id)  # an ingest killed after its commit: its vectors first, then their removal
         if everything:
             return _forget_all(b, memory_id, report)
         if session_id is not None:
             ids = [r.round_id for r in b.sql.get_rounds(memory_id, session_id=session_id)]
         else:
             ids = [r.round_id for r in b.sql.get_rounds(memory_id, sorted(set(round_ids or [])))]
-        if not ids:
-            return report
-        _forget_analytic(ctx, b, memory_id, ids, report)
-        _forget_retrieval(ctx, b, memory_id, ids, report)
-        report.rounds = b.sql.delete_rounds(memory_id, ids)
+        if ids:
+            with b.sql.atomic():  # rows, counts, schemas and tables: all of it or none
+                _forget_analytic(ctx, b, memory_id, ids, report)
+            _forget_retrieval(ctx, b, memory_id, ids, report)
+        report.add(rebuild_stale(ctx, b, memory_id))  # what a forget killed before its rebuild left
+        if ids:
+            report.rounds = b.sql.delete_rounds(memory_id, ids)  # last: a rerun finds the rounds again
     return report
 
 
@@ -153,7 +163,11 @@ def _forget_retrieval(ctx: Context, b: Backends, memory_id: str, ids: list[str],
     events = b.sql.nodes(memory_id, "event", node_ids=[f"ev:{rid}" for rid in ids])
     if not events:
         return
+    # The episodes and topics above are marked before their events go and cleared once rebuilt,
+    # so a forget killed in between rebuilds them when rerun (``rebuild_stale``) - the events
+    # are gone by then, and nothing else would say which nodes still describe them.
     parents = {e.parent_id for e in events if e.parent_id}
+    above = {p for p in b.sql.parents(memory_id, sorted(parents)).values() if p}
+    b.sql.set_stale(memory_id, sorted(parents | above))
     report.events = len(events)
     report.add(remove_nodes(b, memory_id, events))
-    report.add(rebuild(ctx, b, memory_id, parents))

@@ -18,10 +18,15 @@ describer calls stay one per episode. Only the new event's ancestors change.
 Units live in three spaces, ``events``, ``episodes`` and ``topics`` (SQL text for BM25, text
 vectors in ``<space>.text``, visual vectors in ``<space>.visual``).
 
-Removing events (forgetting rounds, or rolling back a batch that died while writing the
-hierarchy) is hierarchy code too: the episodes and topics above them are rebuilt from what
-remains with the same pooling and descriptions insertion uses, so a rebuilt node is the node
-insertion would have made.
+A batch's hierarchy is one commit: its nodes and units in one transaction with the rounds'
+stage, its vectors journaled in it and made after it (``nodes/locking.py``), so a crash never
+leaves part of a batch and the rerun inserts the batch into exactly the hierarchy the crashed
+run started from.
+
+Removing events (forgetting rounds, or rolling back a batch an older version left half
+written) is hierarchy code too: the episodes and topics above them are rebuilt from what
+remains with the same pooling and descriptions insertion uses. A forget marks them ``stale``
+first and clears the mark once rebuilt, so a forget killed in between is finished when rerun.
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ from langgraph.runtime import Runtime
 from adamm.nodes.backends import Backends, backends
 from adamm.nodes.context import Context
 from adamm.nodes.cost import timed
+from adamm.nodes.locking import STAGES, committed
 from adamm.nodes.models import ModelOutputError, invoke
 from adamm.nodes.state import IngestState
 from adamm.prompts.describe import DESCRIBE_NODE_SYSTEM, DESCRIBE_NODE_USER
@@ -75,21 +81,28 @@ def insert_hierarchy(state: IngestState, runtime: Runtime[Context]) -> dict[str,
         return {}
     memory_id, pending = state["memory_id"], state.get("pending") or []
     entries: list[dict[str, Any]] = []
+    b = backends(ctx)
     with timed("insert_hierarchy") as cost:
         counts = {"events": 0, "episodes_opened": 0, "topics_founded": 0, "images_embedded": 0}
         if pending:
-            repair_interrupted(ctx, backends(ctx), memory_id, pending)  # a batch that died mid-write
-            h = _Hierarchy(ctx, backends(ctx), memory_id, entries)
-            rounds = h.b.sql.get_rounds(memory_id, pending)
-            counts["images_embedded"] = h.embed_images(rounds)
-            # one batch for events and their parts; add_event then hits the encoder's cache
-            h.b.text_encoder.encode([*(_event_text(r) for r in rounds), *(t for r in rounds for _, t in event_parts(r))])
-            h.known_events = {n.node_id: n for n in h.sql.nodes(memory_id, "event", node_ids=[f"ev:{r.round_id}" for r in rounds])}
-            for rnd in rounds:
-                for key, n in h.add_event(rnd).items():
-                    counts[key] += n
-            h.flush()
-        backends(ctx).sql.add_model_use(memory_id, entries)
+            rebuild_stale(ctx, b, memory_id)  # never extend a node a killed forget left describing removed rounds
+            repair_interrupted(ctx, b, memory_id, pending)  # a batch an older version left half-written
+            # Nodes, units and the rounds' stage in one transaction, vectors made after it: a
+            # crash never leaves part of a batch's hierarchy, so a rerun inserts the batch into
+            # exactly the hierarchy the crashed run started from (``nodes/locking.py``).
+            with committed(b, memory_id):
+                h = _Hierarchy(ctx, b, memory_id, entries)
+                rounds = b.sql.get_rounds(memory_id, pending)
+                counts["images_embedded"] = h.embed_images(rounds)
+                # one batch for events and their parts; add_event then hits the encoder's cache
+                b.text_encoder.encode([*(_event_text(r) for r in rounds), *(t for r in rounds for _, t in event_parts(r))])
+                h.known_events = {n.node_id: n for n in h.sql.nodes(memory_id, "event", node_ids=[f"ev:{r.round_id}" for r in rounds])}
+                for rnd in rounds:
+                    for key, n in h.add_event(rnd).items():
+                        counts[key] += n
+                h.flush()
+                b.sql.add_model_use(memory_id, entries)
+                b.sql.set_stage(memory_id, pending, STAGES["insert_hierarchy"])
     return {"stored": counts, "cost": [cost.to_dict(), *entries]}
 
 
@@ -398,6 +411,13 @@ def rebuild(ctx: Context, b: Backends, memory_id: str, node_ids: set[str]) -> Co
     return _rebuild_levels(ctx, b, memory_id, episodes, topics)
 
 
+def rebuild_stale(ctx: Context, b: Backends, memory_id: str) -> Counter[str]:
+    """Rebuild the episodes and topics a forget marked stale and was killed before rebuilding
+    (``nodes/forget.py``): the same rebuild, from the same remaining children."""
+    stale = set(b.sql.stale_node_ids(memory_id))
+    return rebuild(ctx, b, memory_id, stale) if stale else Counter()
+
+
 def repair_interrupted(ctx: Context, b: Backends, memory_id: str, pending: Sequence[str]) -> int:
     """Roll back the hierarchy of a batch that died while writing it, so it is inserted again.
 
@@ -500,6 +520,7 @@ def _rebuild_level(ctx: Context, b: Backends, memory_id: str, level: str, parent
         for n in h.dirty.values():  # a node whose images were all forgotten loses its visual vector
             if n.visual is None:
                 b.vectors.delete(memory_id, visual_space(SPACE_OF_LEVEL[n.rec.level]), [n.rec.node_id])
+        b.sql.set_stale(memory_id, [n.rec.node_id for n in h.dirty.values() if n.rec.stale], False)  # after every write of it
 
 
 def _recompute(rec: NodeRecord, kids: Sequence[NodeRecord]) -> None:

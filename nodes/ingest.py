@@ -3,7 +3,9 @@
 The order matters for durability: ``store_rounds`` commits every accepted round before anything
 is derived from it, and a round is flagged ``derived`` only once its derived structures are
 written. A run that dies in between leaves rounds flagged pending, and the next run (of any
-input) picks them up - nothing accepted is lost, nothing is done twice.
+input) picks them up - nothing accepted is lost, nothing is done twice: each step between
+commits once with its stage (``nodes/locking.py``), and ``index_rounds`` commits the round
+units with the ``derived`` flag.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from adamm.nodes.access import check_caller
 from adamm.nodes.backends import backends
 from adamm.nodes.context import Context
 from adamm.nodes.cost import timed
+from adamm.nodes.locking import committed
 from adamm.nodes.models import probe_servers
 from adamm.nodes.state import IngestState
 from adamm.stores.records import MAX_ID_CHARS, Round
@@ -93,9 +96,11 @@ def index_rounds(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any
         b = backends(ctx)
         rounds = b.sql.get_rounds(memory_id, pending) if pending else []
         n = 0
-        if ctx.use_retrieval:  # the no-retrieval ablation keeps rounds out of the vector index
-            n = b.units.add(memory_id, ROUNDS_SPACE, [round_unit(r) for r in rounds])
-        b.sql.mark_derived(memory_id, [r.round_id for r in rounds])
+        if rounds:
+            with committed(b, memory_id):  # units, vectors and the derived mark: all or none
+                if ctx.use_retrieval:  # the no-retrieval ablation keeps rounds out of the vector index
+                    n = b.units.add(memory_id, ROUNDS_SPACE, [round_unit(r) for r in rounds])
+                b.sql.mark_derived(memory_id, [r.round_id for r in rounds])
     return {"stored": {"units_indexed": n}, "cost": [cost.to_dict()]}
 
 

@@ -11,8 +11,9 @@ server run the same code. Three rules hold everywhere:
   SQL.
 
 Each concern lives in its own module (``sql_rounds``, ``sql_units``, ``sql_nodes``,
-``sql_schemas``, ``sql_tables`` over ``sql_base``) so it can be read and changed alone; callers
-see one store, composed here, with what spans every concern: counts and removal of a memory.
+``sql_schemas``, ``sql_tables``, ``sql_journal`` over ``sql_base``) so it can be read and
+changed alone; callers see one store, composed here, with what spans every concern: counts and
+removal of a memory.
 """
 
 from __future__ import annotations
@@ -44,8 +45,10 @@ from adamm.stores.sql_models import (
     SchemaRecord,
     UnitRecord,
     UnitVersionRecord,
+    VectorJournalRecord,
     utcnow,
 )
+from adamm.stores.sql_journal import JournalStore
 from adamm.stores.sql_nodes import NodeStore
 from adamm.stores.sql_rounds import AddRoundsResult, RoundStore
 from adamm.stores.sql_schemas import SchemaStore
@@ -69,7 +72,7 @@ __all__ = [
 ]
 
 
-class SqlStore(RoundStore, UnitStore, NodeStore, SchemaStore, TableStore):
+class SqlStore(RoundStore, UnitStore, NodeStore, SchemaStore, TableStore, JournalStore):
     """All relational state of adamm, for every memory, behind one SQLAlchemy engine."""
 
     # -- stats and removal ----------------------------------------------------------------
@@ -127,10 +130,11 @@ class SqlStore(RoundStore, UnitStore, NodeStore, SchemaStore, TableStore):
         return {"model_calls": sum(r.calls for r in rows), "model_fallbacks": sum(r.fallbacks for r in rows)}
 
     def drop_memory(self, memory_id: str) -> None:
-        """Remove every trace of a memory from SQL (vectors live elsewhere)."""
-        for info in self.tables(memory_id):
-            self.drop_table(memory_id, info.name)
-        with self.session() as s:
-            for model in (RoundRecord, ObservationRecord, AttributeSetRecord, AttributeRecord, SchemaRecord, NodeRecord, UnitRecord,
-                          UnitVersionRecord, ModelUseRecord):
-                s.execute(delete(model).where(model.memory_id == memory_id))
+        """Remove every trace of a memory from SQL (vectors live elsewhere), in one transaction."""
+        with self.atomic():
+            for info in self.tables(memory_id):
+                self.drop_table(memory_id, info.name)
+            with self.session() as s:
+                for model in (RoundRecord, ObservationRecord, AttributeSetRecord, AttributeRecord, SchemaRecord, NodeRecord, UnitRecord,
+                              UnitVersionRecord, ModelUseRecord, VectorJournalRecord):
+                    s.execute(delete(model).where(model.memory_id == memory_id))

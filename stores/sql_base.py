@@ -17,17 +17,19 @@ import re
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
 from filelock import FileLock
 from sqlalchemy import Boolean, DateTime, Float, Integer, Text, bindparam, create_engine, event, func, insert, inspect, select, update
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlmodel import Session, SQLModel
 
+from adamm.stores import crash
 from adamm.stores.records import parse_time
-from adamm.stores.sql_models import ObservationRecord, RoundRecord
+from adamm.stores.sql_models import NodeRecord, ObservationRecord, RoundRecord
 
 #: Column types an induced table may have, and how each is stored.
 ColumnType = Literal["float", "int", "text", "datetime", "bool"]
@@ -138,11 +140,14 @@ def _add_missing_indexes(conn: Any) -> None:
     new tables)."""
     for index in RoundRecord.__table__.indexes:  # type: ignore[attr-defined]
         index.create(conn, checkfirst=True)
-    have = {c["name"] for c in inspect(conn).get_columns(ObservationRecord.__tablename__)}
     quote = conn.dialect.identifier_preparer.quote
-    for name, ddl in (("record", "INTEGER NOT NULL DEFAULT 0"), ("context", "TEXT")):
-        if name not in have:
-            conn.exec_driver_sql(f"ALTER TABLE {quote(ObservationRecord.__tablename__)} ADD COLUMN {quote(name)} {ddl}")
+    for model, columns in ((ObservationRecord, (("record", "INTEGER NOT NULL DEFAULT 0"), ("context", "TEXT"))),
+                           (RoundRecord, (("stage", "INTEGER NOT NULL DEFAULT 0"),)),
+                           (NodeRecord, (("stale", "BOOLEAN NOT NULL DEFAULT FALSE"),))):
+        have = {c["name"] for c in inspect(conn).get_columns(model.__tablename__)}
+        for name, ddl in columns:
+            if name not in have:
+                conn.exec_driver_sql(f"ALTER TABLE {quote(model.__tablename__)} ADD COLUMN {quote(name)} {ddl}")
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
@@ -190,13 +195,23 @@ class StoreBase:
                 SQLModel.metadata.create_all(conn)
                 _add_missing_indexes(conn)
         self._lock = threading.RLock()
+        #: The connection of the ``atomic`` block this thread is in, if any.
+        self._atomic: ContextVar[Connection | None] = ContextVar(f"adamm_atomic_{id(self)}", default=None)
+        crash.watch(self.engine)
 
     def close(self) -> None:
         self.engine.dispose()
 
     @contextmanager
     def session(self) -> Iterator[Session]:
-        """One transaction: committed on success, rolled back on any error."""
+        """One transaction: committed on success, rolled back on any error. Inside ``atomic``,
+        a part of the block's transaction (flushed, committed with the block)."""
+        conn = self._atomic.get()
+        if conn is not None:
+            with Session(bind=conn, expire_on_commit=False, join_transaction_mode="rollback_only") as s:
+                yield s
+                s.commit()  # a flush: the block's transaction commits at its end
+            return
         with Session(self.engine, expire_on_commit=False) as s:
             try:
                 yield s
@@ -204,6 +219,63 @@ class StoreBase:
             except BaseException:
                 s.rollback()
                 raise
+        crash.committed()
+
+    @contextmanager
+    def atomic(self) -> Iterator[None]:
+        """Every write of the block - rows, DDL, any method of the store - in one transaction:
+        all of it committed at the end, or none of it (an exception, a crash). Reads inside see
+        the block's own writes. Nested blocks join the outer one.
+
+        With SQLite the transaction takes the write lock at its first write and holds it to the
+        end, so other writers of the same file (other memories) wait for the block.
+        """
+        if self._atomic.get() is not None:
+            yield
+            return
+        with self.engine.connect() as conn:
+            token = self._atomic.set(conn)
+            conn.info["adamm_atomic"] = True  # (the crash hook's: a write here is mid-transaction)
+            try:
+                with conn.begin():
+                    yield
+            except BaseException:
+                self._rolled_back()
+                raise
+            finally:
+                conn.info.pop("adamm_atomic", None)
+                self._atomic.reset(token)
+        crash.committed()
+
+    def _rolled_back(self) -> None:
+        """Caches of what a rolled-back block wrote are forgotten (the table store's)."""
+
+    @contextmanager
+    def _write(self) -> Iterator[Connection]:
+        """A connection to write through outside the ORM (DDL, induced tables' rows): the
+        ``atomic`` block's, else a transaction of its own, committed at the end."""
+        conn = self._atomic.get()
+        if conn is not None:
+            if self.engine.dialect.name == "sqlite" and not conn.connection.dbapi_connection.in_transaction:  # type: ignore[union-attr]
+                # pysqlite opens a transaction only before INSERT / UPDATE / DELETE: DDL first in
+                # a block would be committed on its own
+                conn.exec_driver_sql("BEGIN IMMEDIATE")
+            yield conn
+            return
+        with self.engine.begin() as conn:
+            yield conn
+        crash.committed()
+
+    @contextmanager
+    def _read(self) -> Iterator[Connection]:
+        """A connection to read induced tables through: the ``atomic`` block's (which sees its
+        uncommitted tables), else a fresh one."""
+        conn = self._atomic.get()
+        if conn is not None:
+            yield conn
+            return
+        with self.engine.connect() as conn:
+            yield conn
 
     @staticmethod
     def _upsert_rows(s: Session, model: type[SQLModel], owner: dict[str, Any], key: str, rows: list[dict[str, Any]]) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any
 
-from sqlalchemy import JSON, Column, Index, Text, UniqueConstraint
+from sqlalchemy import JSON, Column, Index, LargeBinary, Text, UniqueConstraint
 from pydantic import NaiveDatetime
 from sqlmodel import Field, SQLModel
 
@@ -47,6 +47,11 @@ class RoundRecord(SQLModel, table=True):
     derived: bool = False
     """True once every derived structure (observations, tables, vectors, hierarchy) is written;
     a round left False by a crash is picked up again by the next ingestion."""
+    stage: int = 0
+    """The ingest steps done for the round's current content, each committed atomically with
+    its writes (``nodes/locking.py``: 1 extracted, 2 tables induced, 3 in the hierarchy); 0 when
+    stored or updated. A resumed run does each step once per round, never again over its own
+    committed output."""
 
 
 class ObservationRecord(SQLModel, table=True):
@@ -150,6 +155,9 @@ class NodeRecord(SQLModel, table=True):
     image_ids: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
     is_open: bool = False
     has_visual: bool = False
+    stale: bool = False
+    """A descendant was removed and this node is not rebuilt yet (set before the removal, cleared
+    after the rebuild), so a forget that died in between rebuilds it when rerun."""
     updated_at: NaiveDatetime = Field(default_factory=utcnow)
 
 
@@ -225,3 +233,25 @@ class ModelUseRecord(SQLModel, table=True):
     tokens_out: int = 0
     fallbacks: int = 0
     updated_at: NaiveDatetime = Field(default_factory=utcnow)
+
+
+class VectorJournalRecord(SQLModel, table=True):
+    """A vector write committed with the SQL rows it belongs to, before it is made.
+
+    The vector store (Chroma) has no transactions, so a step that writes rows and vectors
+    commits the vectors here, with its rows, and makes them afterwards; a process killed in
+    between leaves the entry, and the next step on the memory makes it (``nodes/locking.py``).
+    An entry exists only between those two moments.
+    """
+
+    __tablename__ = "adamm_vector_journal"
+    __table_args__ = (Index("ix_vector_journal_memory", "memory_id", "id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    memory_id: str = Field(max_length=256)
+    op: str = Field(max_length=8)  # upsert | delete
+    space: str = Field(max_length=48)
+    ids: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    dim: int = 0
+    vectors: bytes | None = Field(default=None, sa_column=Column(LargeBinary))  # float32, row-major (len(ids), dim)
+    metadatas: list[dict[str, Any] | None] | None = Field(default=None, sa_column=Column(JSON))

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from sqlalchemy import delete, func, or_, select
+from sqlalchemy import delete, func, or_, select, update
 
 from adamm.stores.sql_base import StoreBase
 from adamm.stores.sql_models import NodeRecord, utcnow
@@ -113,3 +113,18 @@ class NodeStore(StoreBase):
         """Delete node records by id (their units and vectors are the caller's to remove)."""
         with self.session() as s:
             return s.execute(delete(NodeRecord).where(NodeRecord.memory_id == memory_id, NodeRecord.node_id.in_(list(node_ids)))).rowcount  # type: ignore[attr-defined]
+
+    def set_stale(self, memory_id: str, node_ids: Sequence[str], stale: bool = True) -> None:
+        """Mark nodes as having lost a descendant that they still describe (before the loss),
+        or as rebuilt (after every write of the rebuild): what ``forget`` finishes when rerun."""
+        if not node_ids:
+            return
+        with self.session() as s:
+            s.execute(update(NodeRecord).where(NodeRecord.memory_id == memory_id, NodeRecord.node_id.in_(list(node_ids)))  # type: ignore[attr-defined]
+                      .values(stale=stale))
+
+    def stale_node_ids(self, memory_id: str) -> list[str]:
+        """Ids of the nodes marked stale and not rebuilt yet."""
+        with self.session() as s:
+            return list(s.execute(select(NodeRecord.node_id).where(NodeRecord.memory_id == memory_id, NodeRecord.stale == True)  # noqa: E712
+                                  .order_by(NodeRecord.id)).scalars())

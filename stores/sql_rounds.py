@@ -63,6 +63,7 @@ class RoundStore(StoreBase):
                         setattr(old, key, value)
                     old.content_hash = digest
                     old.derived = False
+                    old.stage = 0
                     old.ingested_at = utcnow()
                     s.add(old)
                     result.updated.append(rnd.round_id)
@@ -98,12 +99,15 @@ class RoundStore(StoreBase):
         with self.session() as s:
             return [_to_round(r) for r in s.execute(q).scalars()]
 
-    def pending_round_ids(self, memory_id: str, round_ids: Sequence[str] | None = None) -> list[str]:
-        """Ids of rounds not yet fully derived, in history order, optionally among ``round_ids``:
-        the check every ingestion step makes under the lock, so it reads ids, not texts."""
+    def pending_round_ids(self, memory_id: str, round_ids: Sequence[str] | None = None, *, before_stage: int | None = None) -> list[str]:
+        """Ids of rounds not yet fully derived, in history order, optionally among ``round_ids``
+        and only those whose ``stage`` is below ``before_stage``: the check every ingestion step
+        makes under the lock, so it reads ids, not texts."""
         q = select(RoundRecord.round_id).where(RoundRecord.memory_id == memory_id, RoundRecord.derived == False)  # noqa: E712
         if round_ids is not None:
             q = q.where(RoundRecord.round_id.in_(list(round_ids)))  # type: ignore[attr-defined]
+        if before_stage is not None:
+            q = q.where(RoundRecord.stage < before_stage)
         with self.session() as s:
             return list(s.execute(q.order_by(RoundRecord.order)).scalars())
 
@@ -125,6 +129,15 @@ class RoundStore(StoreBase):
         with self.session() as s:
             s.execute(update(RoundRecord).where(RoundRecord.memory_id == memory_id, RoundRecord.round_id.in_(list(round_ids)))  # type: ignore[attr-defined]
                       .values(derived=True))
+
+    def set_stage(self, memory_id: str, round_ids: Sequence[str], stage: int) -> None:
+        """Record that ingest step ``stage`` is done for these rounds (inside the step's own
+        transaction, so the step's writes and this mark commit together)."""
+        if not round_ids:
+            return
+        with self.session() as s:
+            s.execute(update(RoundRecord).where(RoundRecord.memory_id == memory_id, RoundRecord.round_id.in_(list(round_ids)),  # type: ignore[attr-defined]
+                                                RoundRecord.stage < stage).values(stage=stage))
 
     def count_rounds(self, memory_id: str) -> int:
         return self._count(RoundRecord, memory_id)

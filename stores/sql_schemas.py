@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, func, null, select, update
 
 from adamm.stores.sql_base import StoreBase, StoreError, check_identifier
 from adamm.stores.sql_models import AttributeRecord, AttributeSetRecord, ObservationRecord, RoundRecord, SchemaRecord, utcnow
@@ -194,6 +194,10 @@ class SchemaStore(StoreBase):
                     s.delete(rec)
                 else:
                     s.add(rec)
+            # uncounted for good: a rerun of a forget that died before deleting the rounds
+            # must not uncount them a second time (SQL NULL: "not counted", not JSON null)
+            s.execute(update(RoundRecord).where(RoundRecord.memory_id == memory_id, RoundRecord.round_id.in_(ids))  # type: ignore[attr-defined]
+                      .values(attributes=null()))
             observations = s.execute(delete(ObservationRecord).where(
                 ObservationRecord.memory_id == memory_id, ObservationRecord.round_id.in_(ids))).rowcount  # type: ignore[attr-defined]
             left = set(s.execute(select(ObservationRecord.attribute).where(ObservationRecord.memory_id == memory_id).distinct()).scalars())

@@ -56,11 +56,12 @@ class TableStore(StoreBase):
         check_identifier(name, "table name")
         cols = _check_columns(columns)
         physical = f"t_{memory_key(memory_id)}_{name}"
-        with self._lock:
+        with self._lock, self.atomic():  # the table exists with its record, or neither does
             if self.table(memory_id, name, missing_ok=True) is not None:
                 raise StoreError(f"table {name!r} already exists in this memory")
             table = self._build_table(physical, cols)
-            table.create(self.engine, checkfirst=True)
+            with self._write() as conn:
+                table.create(conn, checkfirst=True)
             self._create_indexes(table, cols)
             try:
                 with self.session() as s:
@@ -77,8 +78,8 @@ class TableStore(StoreBase):
         new = [c for c in _check_columns(columns) if c.name not in info.column_names]
         if not new:
             return info
-        with self._lock:
-            with self.engine.begin() as conn:
+        with self._lock, self.atomic():  # the columns exist with their record, or neither does
+            with self._write() as conn:
                 for col in new:
                     ddl_col = Column(col.name, SA_TYPES[col.type]())
                     coltype = ddl_col.type.compile(dialect=self.engine.dialect)
@@ -89,9 +90,9 @@ class TableStore(StoreBase):
                 rec.columns = [c.to_dict() for c in info.columns + new]
                 s.add(rec)
             self._induced.remove(self._induced.tables[info.physical_name]) if info.physical_name in self._induced.tables else None
-        self._forget_table(memory_id, name)
-        evolved = self._require_table(memory_id, name)
-        self._create_indexes(self._sa_table(evolved), new)
+            self._forget_table(memory_id, name)
+            evolved = self._require_table(memory_id, name)
+            self._create_indexes(self._sa_table(evolved), new)
         return evolved
 
     def table(self, memory_id: str, name: str, *, missing_ok: bool = False) -> TableInfo | None:
@@ -120,8 +121,9 @@ class TableStore(StoreBase):
 
     def drop_table(self, memory_id: str, name: str) -> None:
         info = self._require_table(memory_id, name)
-        with self._lock:
-            self._sa_table(info).drop(self.engine, checkfirst=True)
+        with self._lock, self.atomic():  # the table goes with its record, or neither does
+            with self._write() as conn:
+                self._sa_table(info).drop(conn, checkfirst=True)
             self._induced.remove(self._induced.tables[info.physical_name])
             with self.session() as s:
                 s.execute(delete(TableRecord).where(TableRecord.memory_id == memory_id, TableRecord.name == name))
@@ -159,7 +161,7 @@ class TableStore(StoreBase):
             clean.append(out)
         if not clean:
             return 0
-        with self.engine.begin() as conn:
+        with self._write() as conn:
             conn.execute(delete(table).where(table.c.memory_id == memory_id, table.c.source.in_([r["source"] for r in clean])))
             conn.execute(table.insert(), clean)
             if len(clean) >= ANALYZE_AFTER_ROWS and self.engine.dialect.name == "sqlite":
@@ -173,7 +175,7 @@ class TableStore(StoreBase):
         info = self._require_table(memory_id, name)
         table = self._sa_table(info)
         deleted = 0
-        with self.engine.begin() as conn:
+        with self._write() as conn:
             for start in range(0, len(keys), 400):
                 chunk = keys[start:start + 400]
                 cond = or_(*[and_(table.c.source == src, table.c.record == rec) for src, rec in chunk])
@@ -183,7 +185,7 @@ class TableStore(StoreBase):
     def delete_rows(self, memory_id: str, name: str, sources: Sequence[str]) -> int:
         info = self._require_table(memory_id, name)
         table = self._sa_table(info)
-        with self.engine.begin() as conn:
+        with self._write() as conn:
             return conn.execute(delete(table).where(table.c.memory_id == memory_id, table.c.source.in_(list(sources)))).rowcount
 
     def select_rows(
@@ -206,7 +208,7 @@ class TableStore(StoreBase):
             q = q.order_by(table.c.order)
         if limit is not None:
             q = q.limit(max(0, int(limit)))
-        with self.engine.connect() as conn:
+        with self._read() as conn:
             return [_row_dict(r) for r in conn.execute(q).mappings()]
 
     def table_handle(self, memory_id: str, name: str) -> tuple[TableInfo, Table]:
@@ -227,7 +229,7 @@ class TableStore(StoreBase):
         info = self._require_table(memory_id, name)
         table = self._sa_table(info)
         day = func.coalesce(table.c.observed_at, table.c.time)
-        with self.engine.connect() as conn:
+        with self._read() as conn:
             n, lo, hi = conn.execute(select(func.count(), func.min(day), func.max(day)).where(table.c.memory_id == memory_id)).one()
         as_day = lambda v: str(v)[:10] if v is not None else None  # noqa: E731 - SQLite gives text, PostgreSQL datetimes
         return int(n or 0), as_day(lo), as_day(hi)
@@ -247,10 +249,17 @@ class TableStore(StoreBase):
         where = table.c.memory_id == memory_id
         if not_null is not None:
             where = and_(where, self._column(info, table, not_null).is_not(None))
-        with self.engine.connect() as conn:
+        with self._read() as conn:
             return int(conn.execute(select(func.count()).select_from(table).where(where)).scalar() or 0)
 
     # -- internals --------------------------------------------------------------------------
+
+    def _rolled_back(self) -> None:
+        """A rolled-back ``atomic`` block may have created, widened or dropped tables: what this
+        process cached about induced tables is read again."""
+        self._induced = MetaData()
+        self._table_cache.clear()
+        self._checked.clear()
 
     def _require_table(self, memory_id: str, name: str) -> TableInfo:
         check_identifier(name, "table name")
@@ -283,7 +292,7 @@ class TableStore(StoreBase):
         wanted = [Index(_index_name(table.name, "date"), table.c.memory_id, func.coalesce(table.c.observed_at, table.c.time))]
         wanted += [Index(_index_name(table.name, c.name), table.c.memory_id, table.c[c.name])
                    for c in cols if c.type in ("float", "int", "datetime", "text")]
-        with self.engine.begin() as conn:  # reflection misses expression indexes: IF NOT EXISTS
+        with self._write() as conn:  # reflection misses expression indexes: IF NOT EXISTS
             for ix in wanted:
                 conn.execute(CreateIndex(ix, if_not_exists=True))
 
@@ -299,7 +308,7 @@ class TableStore(StoreBase):
         one row); their unique key stays one row per round."""
         if physical in self._checked:
             return
-        with self._lock, self.engine.begin() as conn:
+        with self._lock, self._write() as conn:
             insp = inspect(conn)
             if insp.has_table(physical) and "record" not in {c["name"] for c in insp.get_columns(physical)}:
                 quote = self.engine.dialect.identifier_preparer.quote

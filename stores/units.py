@@ -4,7 +4,9 @@ A unit (a round, an event, an episode, a table's metadata ...) is written to SQL
 source of truth - then its vector to Chroma; the BM25 index is derived from SQL on demand
 (``KeywordIndexes`` notices the change through ``units_version``). A crash between the two
 writes leaves a unit without a vector, which the next ``add`` of the same unit repairs (the
-round stays pending until its units are written).
+round stays pending until its units are written). Ingestion adds units inside
+``nodes.locking.committed``, where the vectors are journaled with the SQL rows and made once
+they commit.
 
 Search is hybrid by default: a dense ranking and a BM25 ranking fused with RRF; either one
 alone is selectable for ablations.

@@ -33,19 +33,24 @@ import os
 import re
 import threading
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Literal, Sequence
 from urllib.parse import urlparse
 
 import numpy as np
 from filelock import FileLock
 
+from adamm.stores import crash
+
 if TYPE_CHECKING:  # chromadb is imported lazily: it is slow to import and only needed on use
     from chromadb.api import ClientAPI
     from chromadb.api.models.Collection import Collection
 
-__all__ = ["Hit", "VectorStore", "check_space", "memory_key"]
+__all__ = ["Hit", "VectorStore", "VectorWrite", "check_space", "memory_key"]
 
 #: Space names end up in Chroma collection names (and in BM25 file names), whose rules are
 #: [a-zA-Z0-9._-], alphanumeric at both ends, no "..". We accept the lowercase subset.
@@ -70,14 +75,18 @@ def _exclusive(write: bool) -> Any:
         @functools.wraps(method)
         def run(self: "VectorStore", *args: Any, **kwargs: Any) -> Any:
             if self._process_lock is None:
-                return method(self, *args, **kwargs)
-            with self._process_lock:
-                self._refresh()
-                try:
-                    return method(self, *args, **kwargs)
-                finally:
-                    if write:
-                        self._bump()
+                out = method(self, *args, **kwargs)
+            else:
+                with self._process_lock:
+                    self._refresh()
+                    try:
+                        out = method(self, *args, **kwargs)
+                    finally:
+                        if write:
+                            self._bump()
+            if write:
+                crash.vectors_written(method.__name__.lstrip("_"))
+            return out
 
         return run
 
@@ -105,6 +114,22 @@ def memory_key(memory_id: str) -> str:
     if not isinstance(memory_id, str) or not memory_id:
         raise ValueError(f"memory_id must be a non-empty string, got {memory_id!r}")
     return hashlib.sha1(memory_id.encode("utf-8")).hexdigest()[:20]
+
+
+@dataclass(frozen=True)
+class VectorWrite:
+    """One upsert or delete, checked and ready to be made (``VectorStore.deferred``, ``apply``).
+
+    ``vectors`` is float32 (n, dim) for an upsert, None for a delete; ``metadatas`` are the
+    cleaned ones (scalars only), so a write kept as data and made later is the same write.
+    """
+
+    op: Literal["upsert", "delete"]
+    memory_id: str
+    space: str
+    ids: list[str]
+    vectors: np.ndarray | None = None
+    metadatas: list[dict[str, Any] | None] | None = None
 
 
 @dataclass(frozen=True)
@@ -145,6 +170,8 @@ class VectorStore:
         self._lock = threading.Lock()
         self._process_lock: FileLock | None = None
         self._generation: str | None = None
+        #: The writes of the ``deferred`` block this context is in, if any.
+        self._deferred: ContextVar[list[VectorWrite] | None] = ContextVar(f"adamm_deferred_{id(self)}", default=None)
         if self.path is not None:
             self._process_lock = FileLock(str(self.path.with_name(self.path.name + ".lock")), timeout=PROCESS_LOCK_TIMEOUT_S)
 
@@ -154,7 +181,6 @@ class VectorStore:
 
     # ----------------------------------------------------------------------------- public API
 
-    @_exclusive(write=True)
     def upsert(
         self,
         memory_id: str,
@@ -167,6 +193,7 @@ class VectorStore:
 
         All vectors of a space share one dimension, fixed by the first upsert; another
         dimension raises ``ValueError``. Large inputs are sent in batches below Chroma's limit.
+        Inside ``deferred``, the checked write is collected instead of made.
         """
         ids = _check_ids(ids)
         matrix = _as_matrix(vectors, space)
@@ -177,6 +204,48 @@ class VectorStore:
         if not ids:
             return
         clean = [_clean_metadata(m) for m in metadatas] if metadatas is not None else None
+        self._make(VectorWrite("upsert", memory_id, check_space(space), ids, matrix, clean))
+
+    def apply(self, writes: Sequence[VectorWrite]) -> None:
+        """Make writes collected by ``deferred``, in order (making them again is harmless: an
+        upsert sets the same vectors, a delete removes the same ids)."""
+        for w in writes:
+            if w.op == "upsert":
+                assert w.vectors is not None
+                self._upsert(w.memory_id, w.space, w.ids, w.vectors, w.metadatas)
+            else:
+                self._delete(w.memory_id, w.space, w.ids)
+
+    @contextmanager
+    def deferred(self) -> Iterator[list[VectorWrite]]:
+        """Collect the block's upserts and deletes (checked, in order) instead of making them.
+
+        Chroma has no transactions: a caller that must write vectors together with SQL rows
+        collects them here, commits them as data with the rows, then makes them (``apply``) -
+        and a process killed in between makes them on its next run (``nodes/locking.py``).
+        Reading a space the block has written raises, since the read could not see the write.
+        """
+        writes: list[VectorWrite] = []
+        token = self._deferred.set(writes)
+        try:
+            yield writes
+        finally:
+            self._deferred.reset(token)
+
+    def _make(self, write: VectorWrite) -> None:
+        pending = self._deferred.get()
+        if pending is not None:
+            pending.append(write)
+        else:
+            self.apply([write])
+
+    def _not_deferred(self, memory_id: str, space: str) -> None:
+        pending = self._deferred.get()
+        if pending and any(w.memory_id == memory_id and w.space == space for w in pending):
+            raise RuntimeError(f"space {space!r} read inside a deferred block that wrote it: the read cannot see the write")
+
+    @_exclusive(write=True)
+    def _upsert(self, memory_id: str, space: str, ids: list[str], matrix: np.ndarray, clean: list[dict[str, Any] | None] | None) -> None:
         col = self._collection(memory_id, space, create_dim=matrix.shape[1])
         dim = _collection_dim(col)
         if dim is not None and dim != matrix.shape[1]:
@@ -202,6 +271,7 @@ class VectorStore:
         ``where`` is a Chroma metadata filter, e.g. ``{"session": "s1"}`` or
         ``{"$and": [{"day": {"$gte": 3}}, {"kind": "photo"}]}``.
         """
+        self._not_deferred(memory_id, space)
         col = self._collection(memory_id, space)
         if col is None or k <= 0:
             return []
@@ -233,6 +303,7 @@ class VectorStore:
     @_exclusive(write=False)
     def get(self, memory_id: str, space: str, ids: Sequence[str]) -> dict[str, np.ndarray]:
         """Stored vectors by id (float32); ids that are not stored are simply absent."""
+        self._not_deferred(memory_id, space)
         ids = _check_ids(ids)
         col = self._collection(memory_id, space)
         if col is None or not ids:
@@ -249,6 +320,7 @@ class VectorStore:
     def get_where(self, memory_id: str, space: str, where: dict) -> dict[str, tuple[np.ndarray, dict[str, Any]]]:
         """Stored vectors, with their metadata, whose metadata match a Chroma filter
         (e.g. ``{"event": {"$in": ids}}``)."""
+        self._not_deferred(memory_id, space)
         col = self._collection(memory_id, space)
         if col is None or not where:
             return {}
@@ -256,20 +328,48 @@ class VectorStore:
         metas = res.get("metadatas") or [None] * len(res["ids"])
         return {i: (np.asarray(e, dtype=np.float32), dict(m or {})) for i, e, m in zip(res["ids"], res["embeddings"], metas)}
 
-    @_exclusive(write=True)
+    @_exclusive(write=False)
+    def items(self, memory_id: str, space: str) -> dict[str, tuple[np.ndarray, dict[str, Any]]]:
+        """Every vector of a space with its metadata, by id: what a check that two memories
+        hold the same vectors compares (a resumed ingest against a clean one)."""
+        self._not_deferred(memory_id, space)
+        col = self._collection(memory_id, space)
+        if col is None:
+            return {}
+        out: dict[str, tuple[np.ndarray, dict[str, Any]]] = {}
+        step = self._batch_size()
+        while True:
+            res = col.get(include=["embeddings", "metadatas"], limit=step, offset=len(out))
+            metas = res.get("metadatas") or [None] * len(res["ids"])
+            out.update({i: (np.asarray(e, dtype=np.float32), dict(m or {})) for i, e, m in zip(res["ids"], res["embeddings"], metas)})
+            if len(res["ids"]) < step:
+                return out
+
     def delete(self, memory_id: str, space: str, ids: Sequence[str] | None = None) -> None:
         """Delete vectors by id, or the whole space of that memory when ``ids`` is None.
 
-        Deleting the whole space drops the collection, which also frees its dimension.
+        Deleting the whole space drops the collection, which also frees its dimension (never
+        inside ``deferred``; a delete by id there is collected like an upsert).
         """
         if ids is None:
-            name = self._name(memory_id, space)
-            if self._collection(memory_id, space) is not None:  # also checks the owner
-                self._delete_collection(name)
+            if self._deferred.get() is not None:
+                raise RuntimeError("a whole space cannot be dropped inside a deferred block")
+            self._drop_space(memory_id, space)
             return
         ids = _check_ids(ids)
+        if ids:  # never call Chroma with ids=[]: it rejects it
+            self._make(VectorWrite("delete", memory_id, check_space(space), ids))
+
+    @_exclusive(write=True)
+    def _drop_space(self, memory_id: str, space: str) -> None:
+        name = self._name(memory_id, space)
+        if self._collection(memory_id, space) is not None:  # also checks the owner
+            self._delete_collection(name)
+
+    @_exclusive(write=True)
+    def _delete(self, memory_id: str, space: str, ids: list[str]) -> None:
         col = self._collection(memory_id, space)
-        if col is None or not ids:  # never call Chroma with ids=[]: it rejects it
+        if col is None:
             return
         step = self._batch_size()
         for start in range(0, len(ids), step):
@@ -278,6 +378,7 @@ class VectorStore:
     @_exclusive(write=False)
     def count(self, memory_id: str, space: str) -> int:
         """Number of vectors in the space (0 if it does not exist)."""
+        self._not_deferred(memory_id, space)
         col = self._collection(memory_id, space)
         return 0 if col is None else col.count()
 
