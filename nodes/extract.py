@@ -25,6 +25,7 @@ from pydantic import BaseModel, Field
 from adamm.nodes.backends import Backends, backends
 from adamm.nodes.context import Context
 from adamm.nodes.cost import timed
+from adamm.nodes.discover import fill_slots
 from adamm.nodes.models import ModelOutputError, ModelUnavailableError, invoke
 from adamm.nodes.ocr import ocr_images
 from adamm.nodes.rules.labels import extract_round as extract_labels
@@ -106,7 +107,10 @@ def extract_attributes(state: IngestState, runtime: Runtime[Context]) -> dict[st
                     drafts = _rules_extract(ctx, rnd, ocr[rnd.round_id])
                 records.extend(canonicalize(b.sql, memory_id, resolver, rnd, drafts))
         gated = len(rounds) - len(asked) if ctx.extractor != "rules" else 0
+        records, earlier = fill_slots(b.sql, memory_id, resolver, rounds, records)
         b.sql.add_observations(memory_id, records, round_ids=[r.round_id for r in rounds])
+        if earlier:  # earlier records that a slot discovered now describes: induce_tables re-counts them
+            b.sql.add_observations(memory_id, [o for obs in earlier.values() for o in obs], round_ids=sorted(earlier))
         # labels of one field are merged when a new label appears; a batch of known labels has none
         merged = consolidate_attributes(b.sql, memory_id, rounds) if set(resolver.known) - known_before else 0
         b.sql.add_model_use(memory_id, entries)  # this run's calls only: `adamm stats` shows model_fallbacks
@@ -129,8 +133,8 @@ def consolidate_attributes(sql: SqlStore, memory_id: str, rounds: Sequence[Round
 
 
 def _consolidate_once(sql: SqlStore, memory_id: str, rounds: Sequence[Round]) -> int:
-    """One pass of :func:`consolidate_attributes` (see ``stores.attributes.consolidation``),
-    table columns included."""
+    """Merge attributes that turned out to be one quantity under two labels (see
+    ``stores.attributes.consolidation``), table columns included."""
     known = [Known(a.name, a.unit, a.dimension, a.kind) for a in sql.attributes(memory_id)]
     if len(known) < 2:
         return 0
@@ -142,7 +146,7 @@ def _consolidate_once(sql: SqlStore, memory_id: str, rounds: Sequence[Round]) ->
         fresh[o.round_id].add(o.attribute)
     sets = sets + [(frozenset(a), 1) for rid, a in fresh.items() if counted.get(rid) is None]
     # Columns of existing tables may merge too: induce_tables folds a table whose column was
-    # merged away into the table of the same record type (``_Induction.reconcile``).
+    # merged away into the table of the same record type (``_Induction._reconcile``).
     plan = consolidation(known, sets, ranges=sql.value_ranges(memory_id))
     units = {k.name: k.unit for k in known}
     for source, target in plan.items():

@@ -62,6 +62,7 @@ def induce_tables(state: IngestState, runtime: Runtime[Context]) -> dict[str, An
     entries: list[dict[str, Any]] = []
     with timed("induce_tables") as cost:
         if pending:
+            pending = [*pending, *_recounted(b.sql, memory_id, set(pending))]
             run = _Induction(ctx, b, memory_id, entries, pending)
             counts["table_rows"] += run.reconcile()
             for rnd in b.sql.get_rounds(memory_id, pending):
@@ -70,6 +71,18 @@ def induce_tables(state: IngestState, runtime: Runtime[Context]) -> dict[str, An
             counts["table_rows"] += run.flush()
         b.sql.add_model_use(memory_id, entries)
     return {"stored": dict(counts), "cost": [cost.to_dict(), *entries]}
+
+
+def _recounted(sql: Any, memory_id: str, pending: set[str]) -> list[str]:
+    """Earlier rounds whose stored observations no longer match the attribute set they were
+    counted with - a field discovered later (``nodes/discover.py``) now describes them - so they
+    are counted and materialized again. Read from durable state, so a run resumed after a crash
+    between extraction and induction finds them as well."""
+    current: dict[str, set[str]] = defaultdict(set)
+    for rid, attribute in sql.observation_attributes(memory_id):
+        current[rid].add(attribute)
+    return [rid for rid, (attrs, _order, _ts) in sql.round_attributes(memory_id).items()
+            if rid not in pending and frozenset(current.get(rid, ())) != attrs]
 
 
 class _Induction:
@@ -88,7 +101,10 @@ class _Induction:
         self.active: dict[frozenset[str], str] = {
             frozenset(s.attributes): s.table_name for s in self.sql.schemas(memory_id) if s.table_name
         }
-        self.context = DEFAULT_CONTEXT_ATTRIBUTES
+        # Categorical attributes describe a record without making one: schemas are discovered
+        # over the measured attributes, and text fields ride along (``_widen_by_facets``), so a
+        # record type is not split by which of its categories a round happened to state.
+        self.context = DEFAULT_CONTEXT_ATTRIBUTES | frozenset(a.name for a in self.sql.attributes(memory_id) if a.kind == "text")
         self.obs: dict[str, list[ObservationRecord]] = defaultdict(list)
         for o in self.sql.observations(memory_id, list(pending)):
             self.obs[o.round_id].append(o)
@@ -348,7 +364,7 @@ class _Induction:
             if schema is None or len(measured & schema) < 0.5 * len(self._numeric(schema)):
                 continue  # a bare amount in the fill-up table until a table of its own kind appears
             extra = frozenset(o.attribute for o in group if o.value_num is None and o.value_text and o.attribute not in schema
-                              and o.attribute not in self.context and self.index.single_support(o.attribute) >= 2)
+                              and o.attribute not in DEFAULT_CONTEXT_ATTRIBUTES and self.index.single_support(o.attribute) >= 2)
             if extra and schema in self.active:
                 written += self._evolve(schema, schema | extra)
                 widened = True

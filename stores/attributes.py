@@ -5,8 +5,9 @@ sleep"); a schema can only recur if those become one attribute. A new name is me
 known attribute when, in this order:
 
 1. the names are equal after snake_case;
-2. their *cores* are equal - abbreviations expanded (``hr`` -> ``heart rate``), plurals folded
-   and generic qualifiers dropped (``total``, ``average`` ...) - and the units agree;
+2. their *cores* are equal - plurals folded, generic qualifiers dropped (``total``, ``average``
+   ...), a word standing for the initials or a shortening of the other's (``hr`` - ``heart
+   rate``, ``dist`` - ``distance``: the grammar of abbreviations, no table) - and the units agree;
 3. one name's content words contain the other's (a dashboard's bare ``Deep`` next to a known
    ``deep_sleep``) and the units agree;
 4. *slot filling*: the round lacks an attribute that records with the same companions nearly
@@ -32,16 +33,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-#: Abbreviations expanded before names are compared or embedded.
-ABBREVIATIONS = {
-    "hr": "heart rate", "rhr": "resting heart rate", "hrv": "heart rate variability", "bp": "blood pressure",
-    "avg": "average", "temp": "temperature", "kcal": "calories", "cal": "calories", "dist": "distance",
-    "qty": "quantity", "amt": "amount", "pct": "percent", "no": "number", "num": "number", "tir": "time in range",
-    "bg": "blood glucose", "spo2": "blood oxygen", "wt": "weight", "dur": "duration",
-}
-
 #: Words that qualify a quantity without changing what it measures.
-QUALIFIERS = frozenset({"total", "average", "mean", "daily", "overall", "net", "my", "today", "todays", "last", "night", "current"})
+QUALIFIERS = frozenset({"total", "average", "avg", "mean", "daily", "overall", "net", "my", "today", "todays", "last", "night", "current"})
 
 
 #: Slot filling: a known attribute present in at least this share of the rounds that share
@@ -51,8 +44,9 @@ SLOT_MIN_ROUNDS = 2
 
 
 def expand(name: str) -> str:
-    """``resting_hr`` -> ``resting heart rate``."""
-    return " ".join(ABBREVIATIONS.get(tok, tok) for tok in name.split("_") if tok)
+    """``resting_hr`` -> ``resting hr``: the name as words (abbreviations are matched against
+    the memory's own names by :func:`abbreviates`, never looked up in a table)."""
+    return " ".join(tok for tok in name.split("_") if tok)
 
 
 def abbreviates(short: str, phrase: Sequence[str]) -> bool:
@@ -162,6 +156,10 @@ class AttributeResolver:
         plausible = [k for k in compatible if not others or k.name in context or self._seen_with(k.name, others) != 0]
         mine, mine_words = tokens(name), words(name)
         by_core = [k for k in plausible if tokens(k.name) == mine]
+        if not by_core:
+            mine_seq = [w for w in (_singular(x) for x in expand(name).split()) if w not in QUALIFIERS]
+            by_core = [k for k in plausible if mine_seq and same_words(mine_seq, [w for w in (_singular(x) for x in expand(k.name).split())
+                                                                                   if w not in QUALIFIERS])]
         if by_core:
             return self._pick(by_core, context)
         if mine_words <= QUALIFIERS:

@@ -182,6 +182,13 @@ class RoundStore(StoreBase):
         with self.session() as s:
             return list(s.execute(q.order_by(ObservationRecord.id)).scalars())
 
+    def observation_attributes(self, memory_id: str) -> list[tuple[str, str]]:
+        """(round id, attribute) of every stored observation: how induction finds rounds whose
+        observations changed since they were counted, without reading their values."""
+        q = select(ObservationRecord.round_id, ObservationRecord.attribute).where(ObservationRecord.memory_id == memory_id)
+        with self.session() as s:
+            return [(r, a) for r, a in s.execute(q).all()]
+
     # -- forgetting and repair ----------------------------------------------------------------
 
     def delete_rounds(self, memory_id: str, round_ids: Sequence[str]) -> int:

@@ -245,3 +245,20 @@ def test_the_assistant_restating_a_value_adds_nothing() -> None:
 def test_text_metadata_is_context_and_numeric_metadata_is_a_value() -> None:
     r = Round(round_id="m", timestamp=REF, user_text="hello there", metadata={"speaker": "Caroline", "steps": 8123})
     assert [(d.attribute, d.value_num) for d in extract_round(r)] == [("steps", 8123.0)]
+
+
+@pytest.mark.parametrize(("word", "unit"), [
+    ("qz", "qz"), ("trabs", "trab"), ("QZ", "qz"), ("plim", "plim"),
+    ("avg", None), ("max", None), ("total", None), ("today", None), ("times", None), ("Ashvel", None),
+    ("slowly", None), ("skating", None), ("more", None),
+])
+def test_a_word_after_a_number_is_the_memorys_own_unit_unless_grammar_says_otherwise(word: str, unit: str | None) -> None:
+    from adamm.nodes.rules.spans import coined_unit  # noqa: PLC0415 - the function under test
+
+    assert coined_unit(word) == unit
+
+
+def test_coined_units_name_fields_and_a_qualifier_after_a_value_is_no_unit() -> None:
+    got = {(d.attribute, d.value_num, d.unit) for d in extract_round(rnd("Vrell was 14 qz today, 3 trabs of skorn."))}
+    assert ("vrell", 14.0, "qz") in got and any(u == "trab" and v == 3.0 for _, v, u in got)
+    assert {d.unit for d in extract_round(rnd("Skorn 145 avg, brell 12 max"))} <= {None}

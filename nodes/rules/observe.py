@@ -186,6 +186,8 @@ def _name(sp: Span) -> str | None:
         return "price_per_litre" if per == "L" else "price_per_gallon" if per == "gal" else "price"
     if dim == "count" and sp.unit:
         return sp.unit
+    if dim.startswith("unit:") and sp.unit:
+        return snake_case(sp.unit)
     if dim == "energy" and sp.unit in _ELECTRIC:
         return "energy"  # kWh a meter reads, not the calories of a meal
     return _DIMENSION_NAMES.get(dim)
@@ -231,8 +233,12 @@ def _units(part: str, text: str) -> list[_Unit]:
             pieces.append((pos, len(text)))
     else:
         pieces = [(0, len(text))]
+    lines = []
+    for a, b in pieces:  # one line, one unit at least: a week view lists a record per line
+        for m in re.finditer(r"[^\n]+", text[a:b]):
+            lines.append((a + m.start(), a + m.end()))
     out: list[_Unit] = []
-    for a, b in pieces:
+    for a, b in lines:
         chunk = text[a:b]
         starts = [0] + [m.end() for m in _SENTENCE.finditer(chunk)]
         for i, s in enumerate(starts):
@@ -293,6 +299,8 @@ def _fields(unit: _Unit) -> list[_Field]:
     # "parts EUR 103.15, labour EUR 209.60, total EUR 312.75": the total is what was paid
     totals = [sp for sp in unit.spans if (sp.dimension or "").startswith("currency:") and "total" in sp.label.lower()]
     for sp in totals + [sp for sp in unit.spans if sp not in totals]:
+        if (sp.dimension or "").startswith("unit:") and {sp.unit, f"{sp.unit}s"} & ID_LABELS:
+            continue  # "4 rows", "2 rounds": a count of parts, no measurement
         if totals and sp not in totals and (sp.dimension or "").startswith("currency:"):
             continue  # its parts (labour, VAT, a tip): the record's amount is the total
         if sp.unit is None and not sp.missing and sp.text is None:

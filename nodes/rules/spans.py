@@ -180,6 +180,37 @@ monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu th
 _QUALIFIER_ONLY = frozenset({"avg", "average", "mean", "total", "today", "daily", "overall"})
 
 
+#: Words after a number that are no unit of any kind: function words, and the words that make the
+#: number a rank, a time or a count of people ("3 of us", "2 more", "5 times").
+_NOT_A_UNIT = _LABEL_STOP | frozenset("""more less times time x th st nd rd am pm ago later before after left
+remaining people persons us them each per percent new old""".split()) | _QUALIFIER_ONLY | frozenset(
+    """max maximum min minimum peak mean net weekly high low best worst top so far up down off out""".split())
+
+
+def coined_unit(word: str, text: str = "", start: int = 0) -> str | None:
+    """A word written right after a number that no unit registry knows ("14 qz", "3 trabs"): the
+    memory's own unit, singular and lower case - or None when the word is a function word, a
+    capitalised name ("14 Ashvel" is no unit) or too long to be a unit.
+
+    Whether it is a unit or a counted noun does not matter: both say what the number measures,
+    and recurrence across the memory's rounds (the attribute sets mined later) decides whether
+    it is a field at all.
+    """
+    w = word.strip()
+    if not re.fullmatch(r"[A-Za-z]{1,10}", w) or (w[0].isupper() and not w.isupper()) or (w.isupper() and len(w) > 4):
+        return None
+    low = w.lower()
+    if low in _NOT_A_UNIT or low in _MONTH_WORDS or low.endswith("ly") or low.endswith("ing"):
+        return None
+    if start > 0 and re.search(r"(?:\b(?:a|an|one)\s+)$", text[:start].lower()):
+        return None
+    return low[:-1] if len(low) > 3 and low.endswith("s") and not low.endswith("ss") else low
+
+
+_MONTH_WORDS = frozenset("""jan feb mar apr may jun jul aug sep sept oct nov dec january february march april june july
+august september october november december""".split())
+
+
 def _unit_of(raw_unit: str) -> tuple[str | None, str | None]:
     t = raw_unit.strip()
     low = t.lower().replace(" ", "")
@@ -410,6 +441,10 @@ def find_spans(text: str, masked: list[tuple[int, int]] | None = None) -> list[S
                     continue
             else:
                 end = m.end()
+                coined = coined_unit(um.group("u").split()[0], text, m.start()) if um.start("u") <= m.end() + 1 else None
+                if coined is not None:  # "14 qz", "3.2 plim": a unit of the memory's own, named as written
+                    unit, dim = coined, f"unit:{coined}"
+                    end = um.start("u") + len(um.group("u").split()[0])
         if unit is None and m.end() < len(text) and text[m.end()].isalpha():
             continue  # "3D", "4th", "2x": a number glued to a word that is no unit
         value = parse_number(raw)

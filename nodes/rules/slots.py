@@ -1,0 +1,271 @@
+"""Categorical fields discovered from the memory's recurring layouts, not from lists of words.
+
+A categorical value rarely carries a colon. Its *slot* is a word it stands next to that the
+memory writes again and again - "the gravel bike", "the road bike" (the slot ``_ bike``);
+``brosk ashvel``, ``brosk tirn`` (the slot ``brosk _``) - and a slot is a field when what
+fills it varies over a small set of values that recur: two records are chance, a word that is
+always the same is part of a phrase ("heart rate"), and a word that is different every time is
+no category ("a long walk", "a quick walk", "a nice walk" ... over many records may still be one
+if the words recur). ``SlotModel`` is fitted on the texts of the memory's records, like an
+estimator: ``fit(texts)`` learns the slots and the values seen in them; ``transform(text)``
+reads a record's values, each named by its slot's word.
+
+The only built-in knowledge is English grammar: function words, calendar words, numbers and
+units never are a slot nor a value.
+
+The fitted values also read a record that writes a value bare ("an Ashvel one"): a value seen
+in exactly one field, often enough, is that field's wherever the text names it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from adamm.stores.bm25 import STOPWORDS
+from adamm.stores.quantities import canonical_unit
+
+__all__ = ["Slot", "SlotModel", "candidates"]
+
+#: A slot needs this many records, and values that recur (each counted at least twice) must
+#: fill at least this share of them; at most this share of its records may hold a value seen
+#: once (a category has few values).
+MIN_RECORDS = 3
+RECURRING_SHARE = 0.5
+MAX_DISTINCT_SHARE = 0.6
+#: A bare value is read as its field's when it was seen at least this often in that field.
+MIN_BARE_COUNT = 2
+
+#: English words that never fill a slot nor name one (function words, calendar, day parts,
+#: document words).
+_GRAMMAR = STOPWORDS | frozenset("""not no yes also just only very too again another other same some any all each every
+more most less least much many few one two three four five six seven eight nine ten first second third last next
+new old today yesterday tonight now then later earlier ago week weekend day days month months year years time times
+monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs fri sat sun january february
+march april may june july august september october november december jan feb mar apr jun jul aug sep sept oct nov dec
+morning afternoon evening night noon midnight am pm about around over under up down out off into onto per after before
+while since until got get had did done went made log logged logging noted saved added entry screenshot photo picture
+image card app view summary here there it's i'm i've that's let's like well so ok okay thanks please came went
+comes come goes go one ones""".split())
+#: A short parenthesized phrase without digits: the slot of a tag ("(paperback)"). The text
+#: names no field for it, so it is called ``tag``.
+_PAREN = re.compile(r"\(([A-Za-z][A-Za-z'’\- ]{1,30})\)")
+PAREN_KEY = "paren:tag"
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9'’\-]*[A-Za-z0-9]|[A-Za-z]")
+#: Between two words of one phrase: spaces only, or a label's colon ("brosk: Ashvel").
+_JOINED = re.compile(r"[ \t]+|[ \t]*:[ \t]*")
+
+
+def _norm(word: str) -> str:
+    w = re.sub(r"['’]s$", "", word.lower()).strip("'’-")
+    return w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")) else w
+
+
+def _usable(word: str) -> bool:
+    low = word.lower().strip("'’-")
+    if len(low) < 2 or low in _GRAMMAR or _norm(word) in _GRAMMAR:
+        return False
+    return canonical_unit(word) is None and canonical_unit(low) is None
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One possible slot filling: ``key`` ("before:bike" - the word after the value; "after:brosk"
+    - the word before it), the value as written, and where it stands."""
+
+    key: str
+    value: str
+    start: int
+    end: int
+    plain: bool = True  #: the slot's word is written as a label is (lower-case, capitals, before a colon), not as a name
+
+
+def _plain(word: str, colon: bool) -> bool:
+    return colon or word.islower() or (word.isupper() and len(word) > 1)
+
+
+def candidates(text: str, exclude: frozenset[str] = frozenset(), stops: frozenset[str] = frozenset()) -> list[Candidate]:
+    """Every (slot, value) pair a text could hold: each two neighbouring words of one phrase
+    give the left one as the value of the right one's ``before`` slot and the right one as the
+    value of the left one's ``after`` slot. A capitalised value extends over its name ("at
+    Orla Venn") and stops before a word of ``exclude`` (the memory's own labels and units: a
+    measured field's name is no category's value). Pure: the statistics decide which of them
+    are fields."""
+    words = list(_WORD.finditer(text))
+    out: list[Candidate] = []
+    for m in _PAREN.finditer(text):  # "(paperback)", "(Ashvel)": a value set apart, its field unnamed
+        value = m.group(1).strip()
+        if all(_usable(w) and _norm(w) not in exclude for w in value.split()):
+            out.append(Candidate(PAREN_KEY, value, m.start(1), m.start(1) + len(value)))
+    for i in range(len(words) - 1):
+        a, b = words[i], words[i + 1]
+        if not _JOINED.fullmatch(text[a.end():b.start()]) or not _usable(a.group()) or not _usable(b.group()):
+            continue
+        if _norm(a.group()) in exclude or _norm(b.group()) in exclude:
+            continue
+        colon = ":" in text[a.end():b.start()]
+        # the right word fills "after:<left>"; a name runs on over capitalised words
+        j = i + 1
+        while b.group()[0].isupper() and j + 1 < len(words) and words[j + 1].group()[0].isupper() \
+                and re.fullmatch(r"[ \t]+", text[words[j].end():words[j + 1].start()]) and _usable(words[j + 1].group()) \
+                and _norm(words[j + 1].group()) not in exclude | stops:
+            j += 1
+        out.append(Candidate(f"after:{_norm(a.group())}", text[b.start():words[j].end()], b.start(), words[j].end(),
+                             _plain(a.group(), colon)))
+        if colon:
+            continue  # "brosk: Ashvel": the label is never a value of what follows it
+        k = i
+        while a.group()[0].isupper() and k - 1 >= 0 and words[k - 1].group()[0].isupper() \
+                and re.fullmatch(r"[ \t]+", text[words[k - 1].end():words[k].start()]) and _usable(words[k - 1].group()) \
+                and _norm(words[k - 1].group()) not in exclude | stops:
+            k -= 1
+        out.append(Candidate(f"before:{_norm(b.group())}", text[words[k].start():a.end()], words[k].start(), a.end(),
+                             _plain(b.group(), False)))
+    return out
+
+
+@dataclass
+class Slot:
+    """A discovered categorical field: its name (the slot's word), where its value stands, and
+    the values seen in it (lower-case -> count)."""
+
+    name: str
+    key: str
+    values: Counter = field(default_factory=Counter)
+    records: int = 0
+
+
+def is_field(values: Counter, records: int) -> bool:
+    """Do the values a slot held over ``records`` records make a categorical field? Pure."""
+    if records < MIN_RECORDS or sum(1 for n in values.values() if n >= 2) < 2:
+        return False  # a word always the same is part of a phrase; a category has values that recur
+    recurring = sum(n for n in values.values() if n >= 2)
+    once = sum(1 for n in values.values() if n == 1)
+    return recurring >= RECURRING_SHARE * records and once <= MAX_DISTINCT_SHARE * records
+
+
+class SlotModel:
+    """Slots learnt from a memory's record texts (``fit``), read from one record (``transform``).
+
+    ``known`` names attributes the records already state with a label of their own (``brosk:
+    Ashvel`` gave ``brosk``); a slot of the same name is the same field, and their values are
+    pooled for reading bare values.
+    """
+
+    def __init__(self) -> None:
+        self.slots_: dict[str, Slot] = {}
+        self.values_: dict[str, str] = {}  #: lower-case value -> the one field it was seen in
+        self._bare: re.Pattern[str] | None = None
+        self.exclude_: frozenset[str] = frozenset()
+        self.filled_: frozenset[str] = frozenset()  #: single-word labelled values: never a slot's word
+        self._phrases: re.Pattern[str] | None = None  #: labelled values of several words
+        self.owners_: dict[str, set[str]] = {}  #: labelled value -> the attributes it was stated for
+        self.stops_: frozenset[str] = frozenset()
+
+    def fit(self, texts: Iterable[str], labelled: Iterable[tuple[str, str]] = (), exclude: Iterable[str] = ()) -> SlotModel:
+        """Learn slots from record texts (one text per record) and the labelled categorical
+        values already extracted, as (attribute, value) pairs; ``exclude``: the words of the
+        memory's measured fields and units, which neither name nor fill a category."""
+        self.exclude_ = frozenset(_norm(w) for w in exclude)
+        labelled = list(labelled)
+        self.filled_ = frozenset(_norm(v) for _, v in labelled if " " not in v.strip()) - {a for a, _ in labelled}
+        self.owners_ = defaultdict(set)
+        for attribute, value in labelled:
+            self.owners_[_norm(value.strip())].add(attribute)
+        phrases = sorted({v.strip().lower() for _, v in labelled if " " in v.strip()}, key=lambda v: (-len(v), v))
+        self._phrases = re.compile(r"(?<![\w'’-])(?:" + "|".join(re.escape(v) for v in phrases) + r")(?![\w'’-])", re.I) if phrases else None
+        texts = list(texts)
+        self.stops_ = frozenset()
+        self._fit(texts)
+        # a second pass, with names that run on into the next field's label cut there ("Vroule koum")
+        self.stops_ = frozenset(s.name for s in self.slots_.values())
+        if self.stops_:
+            self._fit(texts)
+        self._values(labelled)
+        return self
+
+    def _fit(self, texts: list[str]) -> None:
+        seen: dict[str, Counter] = defaultdict(Counter)
+        records: Counter = Counter()
+        plain: Counter = Counter()
+        for text in texts:
+            first: dict[str, Candidate] = {}
+            # a labelled value of several words ("car wash", "group ride") is one value: its words
+            # are not a slot and its filling
+            inside = [m.span() for m in self._phrases.finditer(text)] if self._phrases is not None else []
+            for c in candidates(text, self.exclude_, self.stops_):
+                if any(a <= c.start and c.end <= b for a, b in inside):
+                    continue
+                first.setdefault(c.key, c)
+            for key, c in first.items():
+                seen[key][c.value.lower()] += 1
+                records[key] += 1
+                plain[key] += c.plain
+        slots = {}
+        for key, values in seen.items():
+            if plain[key] * 2 < records[key]:
+                continue  # a word mostly written as a name ("Zotir Wummi"): a name's first word, no label
+            if is_field(values, records[key]):
+                name = key.split(":", 1)[1]
+                slots[key] = Slot(name, key, values, records[key])
+        # one field per name: the slot that held more records ("before:bike" over a rarer "after:bike")
+        by_name: dict[str, Slot] = {}
+        for s in sorted(slots.values(), key=lambda s: (-s.records, s.key)):
+            by_name.setdefault(s.name, s)
+        self.slots_ = {s.key: s for s in by_name.values() if not self._is_a_value(s, by_name)}
+
+    def _is_a_value(self, slot: Slot, slots: dict[str, Slot]) -> bool:
+        """Is a slot's word itself a value of another field ("left arm", "right arm": ``left`` is
+        what fills ``arm``, not a field whose values are "arm" and "upper")? When two slots fill
+        each other, the one over more records is the field."""
+        if slot.name in self.filled_:
+            return True
+        for value, n in slot.values.items():  # "training ride", "group ride": values of a labelled field, under another word
+            if n >= 2 and self.owners_.get(_norm(value)) and slot.name not in self.owners_[_norm(value)]:
+                return True
+        for other in slots.values():
+            if other is slot or not any(_norm(v) == slot.name and n >= 2 for v, n in other.values.items()):
+                continue
+            mutual = any(_norm(v) == other.name for v in slot.values)
+            if not mutual or (other.records, other.key) > (slot.records, slot.key):
+                return True
+        return False
+
+    def _values(self, labelled: Iterable[tuple[str, str]]) -> None:
+        pooled: dict[str, Counter] = defaultdict(Counter)
+        for s in self.slots_.values():
+            pooled[s.name].update(s.values)
+        for attribute, value in labelled:
+            pooled[attribute][value.lower()] += 1
+        owners: dict[str, set[str]] = defaultdict(set)
+        for attribute, values in pooled.items():
+            for value, n in values.items():
+                if n >= MIN_BARE_COUNT and all(_usable(w) for w in value.split()) and len(value) >= 3:
+                    owners[value].add(attribute)
+        self.values_ = {v: next(iter(a)) for v, a in owners.items() if len(a) == 1}
+        alts = sorted(self.values_, key=lambda v: (-len(v), v))
+        self._bare = re.compile(r"(?<![\w'’-])(?:" + "|".join(re.escape(v) for v in alts) + r")(?![\w'’-])", re.I) if alts else None
+
+    def transform(self, text: str, have: Sequence[str] = ()) -> list[tuple[str, str, int, int]]:
+        """(attribute, value, start, end) of the slot values a record's text holds, none for an
+        attribute in ``have`` (the record states it already)."""
+        out: list[tuple[str, str, int, int]] = []
+        taken = set(have)
+        for c in candidates(text, self.exclude_, self.stops_):
+            slot = self.slots_.get(c.key)
+            if slot is None or slot.name in taken:
+                continue
+            if any(c.start < e and s < c.end for _, _, s, e in out):
+                continue
+            taken.add(slot.name)
+            out.append((slot.name, c.value, c.start, c.end))
+        if self._bare is not None:
+            for m in self._bare.finditer(text):
+                attribute = self.values_[m.group().lower()]
+                if attribute in taken or any(m.start() < e and s < m.end() for _, _, s, e in out):
+                    continue
+                taken.add(attribute)
+                out.append((attribute, m.group(), m.start(), m.end()))
+        return out

@@ -1,0 +1,148 @@
+"""Categorical fields discovered from recurring layouts (``nodes/rules/slots.py``) and
+abbreviations matched by their grammar (``stores/attributes.py``): pure functions on texts
+written with invented words, so only discovered structure can pass."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from adamm.nodes.rules.slots import SlotModel, candidates, is_field
+from adamm.stores.attributes import abbreviates, same_words
+
+LOGS = [
+    "Vrell 14 qz, brosk ashvel, on the tamber plode.",
+    "15 qz vrell / brosk tirn / the omber plode",
+    "brosk ashvel, 3 qz vrell",
+    "Plode today: the tamber plode, brosk tirn, 9 qz vrell.",
+    "brosk tirn, 2 qz vrell, omber plode again",
+    "Did a trabbing session: 14 qz of vrell, an Ashvel one.",
+]
+
+
+def test_candidates_are_neighbouring_words_of_one_phrase() -> None:
+    got = {(c.key, c.value) for c in candidates("the gravel bike, brosk: Ashvel")}
+    assert ("before:bike", "gravel") in got and ("after:gravel", "bike") in got
+    assert ("after:brosk", "Ashvel") in got
+    assert not any(c.value.lower() == "brosk" for c in candidates("brosk: Ashvel"))  # a label is no value
+    assert not any(c.key.endswith(":the") or c.value == "the" for c in candidates("the gravel bike"))
+
+
+def test_a_name_runs_over_capitalised_words() -> None:
+    assert ("after:with", "Orla Venn") not in {(c.key, c.value) for c in candidates("with Orla Venn")}  # "with" is grammar
+    assert ("after:partner", "Orla Venn") in {(c.key, c.value) for c in candidates("partner Orla Venn today")}
+
+
+@pytest.mark.parametrize(("values", "records", "field"), [
+    (Counter({"ashvel": 3, "tirn": 2}), 5, True),
+    (Counter({"heart": 6}), 6, False),                    # always the same word: a phrase
+    (Counter({w: 1 for w in "a b c d e f".split()}), 6, False),  # never the same twice: no category
+    (Counter({"left": 1, "right": 1}), 2, False),         # two records are chance
+])
+def test_is_field(values: Counter, records: int, field: bool) -> None:
+    assert is_field(values, records) is field
+
+
+def test_slots_are_learnt_from_the_memorys_records() -> None:
+    model = SlotModel().fit(LOGS)
+    names = {s.name for s in model.slots_.values()}
+    assert {"brosk", "plode"} <= names
+    assert not names & {"vrell", "qz"}  # a measured label and a unit are no categories
+    assert model.transform(LOGS[0]) [:2] == [("brosk", "ashvel", LOGS[0].index("ashvel"), LOGS[0].index("ashvel") + 6),
+                                             ("plode", "tamber", LOGS[0].index("tamber"), LOGS[0].index("tamber") + 6)]
+
+
+def test_a_value_seen_in_one_field_is_read_bare() -> None:
+    model = SlotModel().fit(LOGS)
+    assert ("brosk", "Ashvel") in {(a, v) for a, v, _, _ in model.transform(LOGS[5])}
+    assert model.transform(LOGS[5], have=["brosk"]) == []  # the record states it already
+
+
+def test_labelled_values_pool_with_a_slot_of_the_same_name() -> None:
+    model = SlotModel().fit(["grell 3 qz", "grell 4 qz", "grell 5 qz"], labelled=[("kind", "Oskel"), ("kind", "Oskel")])
+    assert model.transform("4 qz, an Oskel one") == [("kind", "Oskel", 9, 14)]
+
+
+def test_no_slot_from_too_few_records() -> None:
+    assert SlotModel().fit(LOGS[:2]).slots_ == {}
+
+
+
+def test_a_slot_word_that_fills_another_slot_is_a_value() -> None:
+    """"left skorn", "right skorn", "left upper skorn": ``skorn`` is the field, and ``left``
+    (one of its values) is no field whose values are "skorn" and "upper"."""
+    texts = ["12 qz, left skorn", "14 qz, right skorn", "9 qz, left upper skorn", "11 qz, left skorn",
+             "10 qz, right skorn", "13 qz, left upper skorn"]
+    names = {s.name for s in SlotModel().fit(texts).slots_.values()}
+    assert "skorn" in names and "left" not in names
+    texts = ["7 qz, thrum brask", "8 qz, thrum brask", "9 qz, thrum vell", "6 qz, thrum vell"]
+    assert "thrum" in {s.name for s in SlotModel().fit(texts).slots_.values()}  # (alone, it would be one)
+    labelled = SlotModel().fit(texts, labelled=[("side", "thrum")] * 3)
+    assert "thrum" not in {s.name for s in labelled.slots_.values()}  # a labelled value is no slot's word
+    texts = ["7 qz, brask thrum", "8 qz, brask thrum", "9 qz, vell thrum", "6 qz, vell thrum"]
+    assert "thrum" in {s.name for s in SlotModel().fit(texts).slots_.values()}
+    stated = SlotModel().fit(texts, labelled=[("side", "brask"), ("side", "vell")] * 2)
+    assert "thrum" not in {s.name for s in stated.slots_.values()}  # its values are another field's
+
+
+def test_a_labelled_value_of_several_words_is_not_split_into_a_slot() -> None:
+    """"plon wash" is one value of ``kelt`` (stated with a label elsewhere), not the value "plon"
+    of a slot ``wash``."""
+    texts = ["€12 plon wash", "€9 plon wash", "€15 drev wash", "€11 drev wash", "€8 plon wash"]
+    free = {s.name for s in SlotModel().fit(texts).slots_.values()}
+    assert "wash" in free  # unlabelled, the recurring slot is found
+    labelled = [("kelt", "plon wash"), ("kelt", "drev wash")] * 2
+    assert "wash" not in {s.name for s in SlotModel().fit(texts, labelled=labelled).slots_.values()}
+
+@pytest.mark.parametrize(("short", "phrase", "ok"), [
+    ("hr", ["heart", "rate"], True), ("bp", ["blood", "pressure"], True), ("dist", ["distance"], True),
+    ("qty", ["quantity"], True), ("wt", ["weight"], True), ("temp", ["temperature"], True),
+    ("pace", ["pulse"], False), ("hr", ["rate"], False), ("rate", ["rating"], False), ("vr", ["vrellic"], True),
+])
+def test_abbreviations_by_their_grammar(short: str, phrase: list[str], ok: bool) -> None:
+    assert abbreviates(short, phrase) is ok
+
+
+def test_same_words_with_an_abbreviated_word() -> None:
+    assert same_words(["resting", "hr"], ["resting", "heart", "rate"])
+    assert same_words(["avg", "dist"], ["avg", "distance"])
+    assert not same_words(["resting", "hr"], ["average", "heart", "rate"])
+
+
+# -- end to end: an invented-vocabulary log through the ingest graph ----------------------------
+
+def _ingest_invented(tmp_path, sql_url: str | None = None):  # type: ignore[no-untyped-def]
+    from adamm.eval.invented.generate import write
+    from adamm.formats import load
+    from adamm.graphs.ingest import graph as ingest
+    from adamm.nodes.backends import backends, reset_backends
+    from adamm.nodes.context import Context
+
+    data = tmp_path / "data"
+    write(data, seed=3, count=1)
+    dialog = next((data / "dialog").glob("*.json"))
+    records = [__import__("json").loads(line) for line in next((data / "records").glob("*.jsonl")).read_text().splitlines()]
+    rounds = [r.model_dump(mode="json") for s in load(dialog).scenarios for r in s.rounds]
+    reset_backends()
+    ctx = Context(home=str(tmp_path / "home"), **({"sql_url": sql_url} if sql_url else {}))
+    for start in range(0, len(rounds), 16):  # batches: a slot found late must reach earlier records too
+        ingest.invoke({"memory_id": "inv", "rounds": rounds[start:start + 16]}, context=ctx)
+    sql = backends(ctx).sql
+    tables = {t.name: sql.select_rows("inv", t.name) for t in sql.tables("inv")}
+    reset_backends()
+    return records, tables
+
+
+def test_categorical_fields_of_an_invented_log_are_discovered(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    records, tables = _ingest_invented(tmp_path)
+    holding = {name: rows for name, rows in tables.items() if rows}
+    assert len(holding) == 1, sorted(holding)  # one record type, one table
+    rows = next(iter(holding.values()))
+    cats = {k for r in records for k, v in r["fields"].items() if isinstance(v, str)}
+    assert cats
+    for key in cats:
+        truth = [str(r["fields"][key]).lower() for r in records if key in r["fields"]]
+        column_values = [{str(v).lower() for k, v in row.items() if isinstance(v, str)} for row in rows]
+        found = sum(any(t in vals for vals in column_values) for t in set(truth))
+        assert found >= 0.9 * len(set(truth)), (key, sorted(set(truth)))
