@@ -260,5 +260,6 @@ def test_a_word_after_a_number_is_the_memorys_own_unit_unless_grammar_says_other
 
 def test_coined_units_name_fields_and_a_qualifier_after_a_value_is_no_unit() -> None:
     got = {(d.attribute, d.value_num, d.unit) for d in extract_round(rnd("Vrell was 14 qz today, 3 trabs of skorn."))}
-    assert ("vrell", 14.0, "qz") in got and any(u == "trab" and v == 3.0 for _, v, u in got)
+    assert ("vrell", 14.0, "qz") in got  # labelled: the word after the value is its unit
+    assert ("trab", 3.0, None) in got  # unlabelled: a count of trabs, the field "Trabs: 3" would name
     assert {d.unit for d in extract_round(rnd("Skorn 145 avg, brell 12 max"))} <= {None}

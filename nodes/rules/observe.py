@@ -345,6 +345,9 @@ def _fields(unit: _Unit) -> list[_Field]:
         name = _name(sp)
         if name is None:
             continue
+        if (sp.dimension or "").startswith("unit:") and name == snake_case(sp.unit or "") \
+                and re.search(re.escape(sp.unit or "") + r"e?s\W*$", sp.raw.lower()):
+            sp.unit, sp.dimension = None, None  # "2 lows": a plural noun counts what it names, as "Lows: 2" writes it
         if sp.text is not None and name in VOCABULARY_NAMES:
             # "Method: Visa" is a credit card, as the same words elsewhere in the memory say
             canonical = [f.value for f in vocabulary_values(sp.text) if f.attribute == name]
@@ -501,10 +504,17 @@ def extract_round(rnd: Round, ocr: dict[str, str] | None = None) -> list[Draft]:
     context_days = [d for u in context for d in u.days]
     all_days = {d for u in units for d in u.days}
     context_text = " ".join(u.text.strip() for u in context)
+    position = {id(u): i for i, u in enumerate(units)}
     for i, rec in enumerate(records):
         day = rec.days[0] if rec.days else context_days[0] if context_days else (
             next(iter(all_days)) if len(all_days) == 1 else None)
-        text = " ".join([*(u.text.strip() for u in rec.units), context_text]).strip()[:MAX_RECORD_TEXT]
+        # in reading order where it fits: a heading line over the record's lines stays in front
+        # ("Sleep summary for Mar 4" / "Total: 7:54"); else the record's own text first
+        own = {u.part for u in rec.units}
+        inline = sorted([*rec.units, *(u for u in context if u.part in own)], key=lambda u: position[id(u)])
+        text = " ".join([*(u.text.strip() for u in inline), *(u.text.strip() for u in context if u.part not in own)]).strip()
+        if len(text) > MAX_RECORD_TEXT:
+            text = " ".join([*(u.text.strip() for u in rec.units), context_text]).strip()[:MAX_RECORD_TEXT]
         starts = rec.event and any(_STARTED.search(u.text) for u in rec.units)
         for f in rec.fields.values():
             sp = f.span
