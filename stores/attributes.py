@@ -157,9 +157,8 @@ class AttributeResolver:
         mine, mine_words = tokens(name), words(name)
         by_core = [k for k in plausible if tokens(k.name) == mine]
         if not by_core:
-            mine_seq = [w for w in (_singular(x) for x in expand(name).split()) if w not in QUALIFIERS]
-            by_core = [k for k in plausible if mine_seq and same_words(mine_seq, [w for w in (_singular(x) for x in expand(k.name).split())
-                                                                                   if w not in QUALIFIERS])]
+            mine_seq = content_words(name)
+            by_core = [k for k in plausible if mine_seq and same_words(mine_seq, content_words(k.name))]
         if by_core:
             return self._pick(by_core, context)
         if mine_words <= QUALIFIERS:

@@ -34,7 +34,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from adamm.nodes.rules.dates import minutes_and_seconds
+from adamm.nodes.rules.dates import MONTHS, minutes_and_seconds
 from adamm.stores.quantities import canonical_unit, dimension_of
 
 __all__ = ["Span", "find_spans", "parse_number", "cells"]
@@ -200,15 +200,12 @@ def coined_unit(word: str, text: str = "", start: int = 0) -> str | None:
     if not re.fullmatch(r"[A-Za-z]{1,10}", w) or (w[0].isupper() and not w.isupper()) or (w.isupper() and len(w) > 4):
         return None
     low = w.lower()
-    if low in _NOT_A_UNIT or low in _MONTH_WORDS or low.endswith("ly") or low.endswith("ing"):
+    if low in _NOT_A_UNIT or low in MONTHS or low.endswith("ly") or low.endswith("ing"):
         return None
     if start > 0 and re.search(r"(?:\b(?:a|an|one)\s+)$", text[:start].lower()):
         return None
     return low[:-1] if len(low) > 3 and low.endswith("s") and not low.endswith("ss") else low
 
-
-_MONTH_WORDS = frozenset("""jan feb mar apr may jun jul aug sep sept oct nov dec january february march april june july
-august september october november december""".split())
 
 
 def _unit_of(raw_unit: str) -> tuple[str | None, str | None]:
