@@ -176,7 +176,7 @@ class _Uniqueness:
         self.ids: dict[str, int] = {}
         self.orders: dict[int, int] = {}
 
-    def check(self, lineno: int, record: str, round_: Round, order_given: bool) -> None:
+    def check(self, lineno: int, record: str, round_: Round) -> None:
         if round_.round_id in self.ids:
             raise FormatError(
                 self.file,
@@ -184,23 +184,25 @@ class _Uniqueness:
                 record=record,
                 field="round_id",
             )
-        if round_.order in self.orders:
-            how = "" if order_given else " (assigned from the position, as order is missing)"
+        if round_.order is not None and round_.order in self.orders:
             raise FormatError(
                 self.file,
-                f"order {round_.order}{how} is already used on line {self.orders[round_.order]}",
+                f"order {round_.order} is already used on line {self.orders[round_.order]}",
                 record=record,
                 field="order",
             )
         self.ids[round_.round_id] = lineno
-        self.orders[round_.order] = lineno
+        if round_.order is not None:
+            self.orders[round_.order] = lineno
 
 
 def load_jsonl(path: str | os.PathLike[str]) -> LoadedFile:
     """Load our JSONL format: one scenario named after the file stem, rounds in file order.
 
-    ``order`` defaults to the round's position among the records (0-based), so a plain list of
-    rounds needs no numbering; explicit orders are kept, and two rounds may not share one.
+    A round without ``order`` keeps none: the store numbers it when it is stored, after the
+    memory's last round, so a plain list of rounds needs no numbering and a second file
+    continues the history instead of taking the first file's places. Explicit orders are
+    kept, and two rounds may not share one.
     """
     file = os.fspath(path)
     base_dir = Path(file).resolve().parent
@@ -210,10 +212,7 @@ def load_jsonl(path: str | os.PathLike[str]) -> LoadedFile:
         obj = _parse(file, lineno, text)
         record = _record(lineno, obj)
         round_ = _checked_images(file, record, _validate(file, record, obj), base_dir)
-        order_given = round_.order is not None
-        if not order_given:
-            round_ = round_.model_copy(update={"order": len(rounds)})
-        seen.check(lineno, record, round_, order_given)
+        seen.check(lineno, record, round_)
         rounds.append(round_)
     warnings = [] if rounds else ["file holds no rounds"]
     return LoadedFile(file, "jsonl", [Scenario(Path(file).stem, rounds, [])], warnings)

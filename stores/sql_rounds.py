@@ -37,7 +37,10 @@ class RoundStore(StoreBase):
 
         A round already stored with the same content is left alone; one with the same id and
         different content is an explicit update (its ``derived`` flag is cleared so derived
-        structures are rebuilt). Rounds without ``order`` are appended after the newest one.
+        structures are rebuilt). Rounds without ``order`` are appended, in the given order, after
+        the memory's last round (and after any explicit order given before them); a round stored
+        before keeps its place, so re-sending one - a resumed ingest - changes nothing. The
+        callers hold the memory's write lock, so two writers never number the same place.
         """
         result = AddRoundsResult()
         with self._lock, self.session() as s:
@@ -50,7 +53,8 @@ class RoundStore(StoreBase):
                     )
                 ).scalars()
             } if rounds else {}
-            next_order = (s.execute(select(func.max(RoundRecord.order)).where(RoundRecord.memory_id == memory_id)).scalar() or -1) + 1
+            last = s.execute(select(func.max(RoundRecord.order)).where(RoundRecord.memory_id == memory_id)).scalar()
+            next_order = 0 if last is None else last + 1  # read in the transaction that stores the rounds
             for rnd in rounds:
                 digest = rnd.content_hash()
                 old = existing.get(rnd.round_id)

@@ -97,8 +97,8 @@ def test_jsonl_round_trip_preserves_everything(tmp_path):
     assert isinstance(loaded, LoadedFile) and loaded.format == "jsonl" and loaded.warnings == []
     [scenario] = loaded.scenarios
     assert scenario.name == "rounds" and scenario.questions == []
-    expected = [r.model_copy(update={"order": i}) for i, r in enumerate(rounds)]
-    assert [r.model_dump() for r in scenario.rounds] == [r.model_dump() for r in expected]
+    # a round without ``order`` keeps none: the store appends it after the memory's last round
+    assert [r.model_dump() for r in scenario.rounds] == [r.model_dump() for r in rounds]
     first = scenario.rounds[0]
     assert first.images[0].data == png_bytes("blue")
     assert first.timestamp == datetime(2024, 3, 4, 7, 30)
@@ -110,7 +110,7 @@ def test_jsonl_round_trip_preserves_everything(tmp_path):
     assert not list(target.parent.glob(".*.tmp"))  # the atomic write left nothing behind
 
 
-def test_jsonl_relative_paths_order_defaults_and_blank_lines(tmp_path):
+def test_jsonl_relative_paths_missing_orders_and_blank_lines(tmp_path):
     (tmp_path / "img").mkdir()
     (tmp_path / "img" / "a.png").write_bytes(png_bytes())
     path = tmp_path / "mem.jsonl"
@@ -119,7 +119,7 @@ def test_jsonl_relative_paths_order_defaults_and_blank_lines(tmp_path):
     path.write_text(f"{json.dumps(first)}\n\n   \n{json.dumps(second)}", encoding="utf-8")
     rounds = load(path).scenarios[0].rounds
     assert [r.round_id for r in rounds] == ["a", "b"]
-    assert [r.order for r in rounds] == [0, 1]
+    assert [r.order for r in rounds] == [None, None]  # numbered when stored, after the memory's last round
     assert rounds[0].images[0].path == str((tmp_path / "img" / "a.png").resolve())
     assert rounds[0].session_id == "default"
 
@@ -169,7 +169,7 @@ BAD_JSONL = {
         [_r1(), _r1(user_text="b")], "line 2 (round_id r1)", "round_id", "first used on line 1"
     ),
     "duplicate order": (
-        [_r1(order=1), {"round_id": "r2", "user_text": "b"}],
+        [_r1(order=1), {"round_id": "r2", "user_text": "b", "order": 1}],
         "line 2 (round_id r2)", "order", "already used on line 1",
     ),
     "bad timestamp": ([_r1(timestamp="next tuesday")], R1, "timestamp", "ISO-8601"),
@@ -734,11 +734,8 @@ def test_property_valid_rounds_round_trip(workdir, data):
     path = workdir / "roundtrip.jsonl"
     dump_rounds(rounds, path)
     loaded = load(path).scenarios[0].rounds
-    expected = [
-        r if r.order is not None else r.model_copy(update={"order": i}) for i, r in enumerate(rounds)
-    ]
-    assert [r.model_dump() for r in loaded] == [r.model_dump() for r in expected]
-    for got, want in zip(loaded, expected):  # 1 == True == 1.0 in Python: compare types too
+    assert [r.model_dump() for r in loaded] == [r.model_dump() for r in rounds]
+    for got, want in zip(loaded, rounds):  # 1 == True == 1.0 in Python: compare types too
         assert [type(v) for v in got.metadata.values()] == [type(v) for v in want.metadata.values()]
 
 
