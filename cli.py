@@ -1,16 +1,20 @@
 """The ``adamm`` command line.
 
     adamm ingest PATH --memory-id ID [--format mem-gallery|locomo|jsonl]
-    adamm ask "QUESTION" --memory-id ID [--json] [--now ISO]
-    adamm tables --memory-id ID [--json]
+    adamm ask "QUESTION" --memory-id ID [--json] [--now ISO] [--image PATH [--caption TEXT]]
+    adamm tables --memory-id ID [--json] [--show NAME]
     adamm stats --memory-id ID [--json]
     adamm forget --memory-id ID (--round R ... | --session S | --all) [--json]
+    adamm explain ROUND_ID --memory-id ID [--json]
     adamm demo
     adamm eval --dataset mem-gallery|locomo|analytic --data PATH [--systems ...] [--out DIR]
 
 Exit codes: 0 success, 2 bad usage or bad input (one line on stderr saying why), 1 anything
 unexpected. Configuration comes from ``ADAMM_*`` environment variables; ``--home`` and
-``--database-url`` override the data location.
+``--database-url`` override the data location. Only the commands that store rounds (``ingest``,
+``demo``, ``eval``) create a data directory: for the others a ``--home`` that does not exist is
+a typo, and a memory id the data directory does not hold is one too (exit 2, naming the ones it
+holds) - neither prints a memory of zeros.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ import json
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, NoReturn
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
@@ -49,6 +54,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--now", help="ISO time relative dates are resolved against")
     p.add_argument("--json", action="store_true", help="print the whole result as JSON")
     p.add_argument("--trace", action="store_true", help="print the plan and every tool call with its arguments and result")
+    p.add_argument("--image", metavar="PATH", help="an image file the question is about")
+    p.add_argument("--caption", metavar="TEXT", help="what the image shows (the query graph reads an image through its caption)")
 
     p = sub.add_parser("tables", help="list the analytic tables of a memory")
     p.add_argument("--memory-id", required=True)
@@ -66,6 +73,11 @@ def build_parser() -> argparse.ArgumentParser:
     which.add_argument("--session", metavar="S", help="every round of one session")
     which.add_argument("--all", action="store_true", dest="everything", help="the whole memory")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
+
+    p = sub.add_parser("explain", help="what was extracted from one round and which table cell each value became")
+    p.add_argument("round_id")
+    p.add_argument("--memory-id", required=True)
+    p.add_argument("--json", action="store_true", help="print the explanation as JSON")
 
     sub.add_parser("demo", help="ingest a small built-in history and ask it questions")
 
@@ -86,7 +98,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         ctx = _context(args)
         code = {"ingest": cmd_ingest, "ask": cmd_ask, "tables": cmd_tables, "stats": cmd_stats, "demo": cmd_demo, "forget": cmd_forget,
-                "eval": cmd_eval}[args.command](args, ctx)
+                "explain": cmd_explain, "eval": cmd_eval}[args.command](args, ctx)
         sys.stdout.flush()  # a reader that went away shows here, in the handler below, not at exit
         return code
     except (FormatError, InputError, ConfigError, StoreError, EncoderError) as exc:
@@ -106,15 +118,43 @@ def _one_line(exc: BaseException) -> str:
     return " ".join(str(exc).split())
 
 
+#: The commands that store rounds, and so may create their data directory.
+CREATING = ("ingest", "demo", "eval")
+
+
 def _context(args: argparse.Namespace) -> Any:
-    from adamm.nodes.context import Context  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
+    from adamm.nodes.context import ConfigError, Context  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
 
     overrides: dict[str, Any] = {}
     if args.home:
         overrides["home"] = os.path.abspath(os.path.expanduser(args.home))
+        if args.command not in CREATING and not os.path.isdir(overrides["home"]):
+            what = "is not a directory" if os.path.exists(overrides["home"]) else "does not exist"
+            raise ConfigError(f"--home {overrides['home']} {what}; only 'adamm ingest' creates a data directory")
     if args.database_url:
         overrides["database_url"] = args.database_url
     return Context(**overrides)
+
+
+def _known_memory(ctx: Any, memory_id: str) -> None:
+    """A memory id the data directory holds no round of is a typo (or the wrong --home): say so
+    and name the ones it holds, instead of printing a memory of zeros."""
+    from adamm.nodes.backends import backends  # noqa: PLC0415 - opens the stores
+    from adamm.nodes.ingest import InputError  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
+
+    sql = backends(ctx).sql
+    if sql.count_rounds(memory_id):  # one indexed count; the list only on a miss
+        return
+    known = sql.memories()
+    where = "the database" if ctx.database_url else str(ctx.home_path)  # a URL may carry a password
+    if not known:
+        raise InputError(f"unknown memory {memory_id!r}: {where} holds no memory yet; run 'adamm ingest' first")
+    shown = ", ".join(map(repr, known[:MAX_NAMED])) + (f" and {len(known) - MAX_NAMED} more" if len(known) > MAX_NAMED else "")
+    raise InputError(f"unknown memory {memory_id!r}; {where} holds {shown}")
+
+
+#: How many memory ids an error names before it counts the rest.
+MAX_NAMED = 20
 
 
 def _print_json(value: Any) -> None:
@@ -127,6 +167,7 @@ def _print_json(value: Any) -> None:
 def cmd_ingest(args: argparse.Namespace, ctx: Any) -> int:
     from adamm.formats import load  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
     from adamm.memory import DEFAULT_BATCH, Memory  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
+    from adamm.nodes.backends import backends  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
     from adamm.nodes.ingest import check_memory_id  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
 
     check_memory_id(args.memory_id)
@@ -138,12 +179,16 @@ def cmd_ingest(args: argparse.Namespace, ctx: Any) -> int:
     many = len(loaded.scenarios) > 1
     for scenario in loaded.scenarios:
         memory_id = f"{args.memory_id}:{scenario.name}" if many else args.memory_id
+        sql = backends(ctx).sql
+        underived = set(sql.pending_round_ids(memory_id))  # left by an interrupted ingest: this run finishes them
         stored = Memory(memory_id, context=ctx, batch_size=args.batch_size or DEFAULT_BATCH).ingest(scenario.rounds, progress=scenario.name).counts
+        finished = len(underived - set(sql.pending_round_ids(memory_id))) if underived else 0
         total = stored.get("rounds_added", 0) + stored.get("rounds_unchanged", 0) + stored.get("rounds_updated", 0)
         print(
             f"{memory_id}: {total} rounds stored ({stored.get('rounds_added', 0)} new, "
             f"{stored.get('rounds_updated', 0)} updated, {stored.get('rounds_unchanged', 0)} unchanged); "
             f"{stored.get('units_indexed', 0)} indexed"
+            + (f"; finished deriving {finished} round(s) an earlier ingest had left underived" if finished else "")
             + (f"; the extractor model failed on {stored['extraction_failures']} round(s), read by the rules instead"
                if stored.get("extraction_failures") else "")
         )
@@ -174,9 +219,14 @@ def cmd_ask(args: argparse.Namespace, ctx: Any) -> int:
             raise ValueError(f"cannot read {args.now!r} as a date")
     except ValueError as exc:
         return _usage(f"--now: {_one_line(exc)}")
-    if backends(ctx).sql.count_rounds(args.memory_id) == 0:
-        return _usage(f"memory {args.memory_id!r} holds no rounds; run 'adamm ingest' first")
-    out = Memory(args.memory_id, context=ctx).ask(args.question, now=args.now).to_dict()
+    image = _image_arg(args)
+    _known_memory(ctx, args.memory_id)
+    pending = backends(ctx).sql.pending_round_ids(args.memory_id)
+    if pending:  # the answer can only use what is derived: say what is missing and how to finish
+        sys.stderr.write(f"adamm: warning: {len(pending)} of {backends(ctx).sql.count_rounds(args.memory_id)} rounds of memory "
+                         f"{args.memory_id!r} are not fully derived (an ingest was interrupted, or is still running), so the "
+                         f"answer may miss them; rerun the ingest (adamm ingest FILE --memory-id {args.memory_id}) to finish\n")
+    out = Memory(args.memory_id, context=ctx).ask(args.question, now=args.now, image=image).to_dict()
     total = summarize(out.get("cost", []))
     if args.json:
         _print_json({**out, "cost_summary": total})
@@ -190,6 +240,29 @@ def cmd_ask(args: argparse.Namespace, ctx: Any) -> int:
     print(f"cost: {total['calls']} model calls, {total['tokens_in']} tokens in, {total['tokens_out']} out, "
           f"{total['rounds_read']} raw rounds read, {total['seconds']:.2f} s{fell_back}")
     return EXIT_OK
+
+
+def _image_arg(args: argparse.Namespace) -> dict[str, Any] | None:
+    """``--image PATH [--caption TEXT]`` as the query graph's ``image`` input, the file checked
+    as ingestion checks a round's image (exists, is a readable image)."""
+    from adamm.formats.jsonl import image_problem  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
+    from adamm.nodes.ingest import InputError  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
+
+    if args.image is None:
+        if args.caption is not None:
+            raise InputError("--caption: describes an --image; give the image too")
+        return None
+    path = Path(args.image).expanduser().resolve()
+    problem = image_problem(path)
+    if problem:
+        raise InputError(f"--image: {problem}")
+    image: dict[str, Any] = {"path": str(path)}
+    if args.caption is not None and args.caption.strip():
+        image["caption"] = args.caption.strip()
+    else:
+        sys.stderr.write("adamm: warning: --image without --caption: the query graph reads an image through its caption, "
+                         "so this one does not change the answer\n")
+    return image
 
 
 def _print_trace(out: dict[str, Any]) -> None:
@@ -212,7 +285,15 @@ def _cite(c: dict[str, Any]) -> str:
 
 def cmd_tables(args: argparse.Namespace, ctx: Any) -> int:
     from adamm.memory import Memory  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
+    from adamm.nodes.backends import backends  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
+    from adamm.nodes.ingest import check_memory_id  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
 
+    _known_memory(ctx, check_memory_id(args.memory_id))
+    if args.show is not None:
+        names = [t.name for t in backends(ctx).sql.tables(args.memory_id)]
+        if args.show not in names:
+            return _usage(f"memory {args.memory_id!r} has no table {args.show!r}; "
+                          + (f"its tables: {', '.join(names)}" if names else "it has no analytic tables yet"))
     docs = Memory(args.memory_id, context=ctx).table_documents(args.show)
     if args.json:
         _print_json(docs)
@@ -240,7 +321,9 @@ def _fmt(value: Any) -> str:
 
 def cmd_stats(args: argparse.Namespace, ctx: Any) -> int:
     from adamm.memory import Memory  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
+    from adamm.nodes.ingest import check_memory_id  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
 
+    _known_memory(ctx, check_memory_id(args.memory_id))
     stats = Memory(args.memory_id, context=ctx).stats()
     if args.json:
         _print_json(stats)
@@ -254,7 +337,9 @@ def cmd_stats(args: argparse.Namespace, ctx: Any) -> int:
 def cmd_forget(args: argparse.Namespace, ctx: Any) -> int:
     from adamm.memory import Memory  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
     from adamm.nodes.backends import backends  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
+    from adamm.nodes.ingest import check_memory_id  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
 
+    _known_memory(ctx, check_memory_id(args.memory_id))
     if args.rounds:  # an id that names nothing is a typo: say so and change nothing
         known = {r.round_id for r in backends(ctx).sql.get_rounds(args.memory_id, args.rounds)}
         missing = [r for r in args.rounds if r not in known]
@@ -272,6 +357,40 @@ def cmd_forget(args: argparse.Namespace, ctx: Any) -> int:
         print(f"table {name} dropped: no rows left")
     for name in report.tables_below_support:
         sys.stderr.write(f"adamm: warning: table {name} is now supported by fewer rounds than theta_support\n")
+    return EXIT_OK
+
+
+def cmd_explain(args: argparse.Namespace, ctx: Any) -> int:
+    from adamm.nodes.explain import explain_round  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
+    from adamm.nodes.ingest import check_memory_id  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
+
+    _known_memory(ctx, check_memory_id(args.memory_id))
+    doc = explain_round(ctx, args.memory_id, args.round_id)
+    if args.json:
+        _print_json(doc)
+        return EXIT_OK
+    rnd = doc["round"]
+    state = "derived" if doc["derived"] else f"NOT fully derived (stage {doc['stage']} of 3): rerun the ingest to finish"
+    print(f"round {rnd['round_id']} of {args.memory_id} (session {rnd['session_id']}, order {rnd['order']}, "
+          f"{rnd['time'] or 'no time'}): {state}")
+    for line in rnd["text"].splitlines():
+        print(f"    {line}")
+    obs = doc["observations"]
+    print(f"{len(obs)} observation(s)" + (":" if obs else " (no values were read from this round)"))
+    for record in sorted({o["record"] for o in obs}):
+        print(f"  record {record}:")
+        for o in (o for o in obs if o["record"] == record):
+            value = _fmt(o["value"]) + (f" {o['unit']}" if o.get("unit") else "")
+            label = f"label {o['label']!r}" if o["label"] else "no label"
+            print(f"    {o['attribute']} = {value}  ({label}; read {o['raw']!r} at {o['source']})")
+            if o["placed"]:
+                p = o["placed"]
+                print(f"      -> {p['table']}.{p['column']} = {_fmt(p['cell'])} (the row of {rnd['round_id']}, record {p['record']})")
+            if o["left_out"]:
+                print(f"      {'note' if o['placed'] else 'left out'}: {o['left_out']}")
+    for row in doc["rows"]:
+        cells = ", ".join(f"{k}={_fmt(v)}" for k, v in row["cells"].items())
+        print(f"row of {row['table']} (record {row['record']}): {cells}")
     return EXIT_OK
 
 
