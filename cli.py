@@ -339,7 +339,9 @@ def cmd_forget(args: argparse.Namespace, ctx: Any) -> int:
     from adamm.nodes.backends import backends  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
     from adamm.nodes.ingest import check_memory_id  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
 
-    _known_memory(ctx, check_memory_id(args.memory_id))
+    check_memory_id(args.memory_id)
+    if not (args.everything and backends(ctx).vectors.spaces(args.memory_id)):  # a --all killed after its SQL drop: the rerun finishes it
+        _known_memory(ctx, args.memory_id)
     if args.rounds:  # an id that names nothing is a typo: say so and change nothing
         known = {r.round_id for r in backends(ctx).sql.get_rounds(args.memory_id, args.rounds)}
         missing = [r for r in args.rounds if r not in known]

@@ -187,3 +187,21 @@ def test_explain_shows_each_value_and_the_cell_it_became_or_why_none(built, caps
     assert code == 0 and "0 observation(s) (no values were read from this round)" in out
     code, out, err = run(capsys, "--home", str(built), "explain", "s9", "--memory-id", MEMORY)
     assert code == 2 and out == "" and err == "adamm: error: memory 'ada' has no round 's9'\n"
+
+
+def test_a_forget_all_killed_after_its_sql_drop_is_finished_by_its_rerun(tmp_path, capsys) -> None:
+    """The memory's rounds are gone but its vectors are not: the unknown-memory check must not
+    refuse the rerun that removes them."""
+    from adamm.nodes.backends import backends
+    from adamm.nodes.context import Context
+
+    home = tmp_path / "home"
+    assert main(["--home", str(home), "ingest", str(write(tmp_path / "h.jsonl", history()[:2])), "--memory-id", MEMORY]) == 0
+    b = backends(Context(home=str(home)))
+    b.sql.drop_memory(MEMORY)  # what the killed forget committed
+    assert b.vectors.spaces(MEMORY)
+    code, _, err = run(capsys, "--home", str(home), "forget", "--memory-id", MEMORY, "--all")
+    assert code == 0, err
+    assert backends(Context(home=str(home))).vectors.spaces(MEMORY) == []
+    code, _, err = run(capsys, "--home", str(home), "forget", "--memory-id", MEMORY, "--all")
+    assert code == 2 and "unknown memory 'ada'" in err  # now nothing is left: a typo again
