@@ -125,6 +125,8 @@ def start_langgraph_dev(workdir: Path, env_vars: dict[str, str], graphs: dict[st
     config["graphs"] = {name: _absolute(spec) for name, spec in graphs.items()}
     if "auth" in config:
         config["auth"] = {**config["auth"], "path": _absolute(config["auth"]["path"])}
+    if "app" in config.get("http", {}):  # the MCP app (graphs/mcp_app.py)
+        config["http"] = {**config["http"], "app": _absolute(config["http"]["app"])}
     config["dependencies"] = [str(REPO / d) for d in config["dependencies"]]
     config["env"] = env_vars
     config["disable_persistence"] = True
