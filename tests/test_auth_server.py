@@ -1,6 +1,6 @@
 """A deployed memory with ``ADAMM_API_KEYS`` set, over a real ``langgraph dev`` server: callers
 are their keys' identities, use only their own memory ids, and see only their own runs and
-threads - over the REST API and over MCP. The open server (no keys) is ``test_server.py``'s."""
+threads - over the REST API and over MCP (the official client). The open server (no keys) is ``test_server.py``'s."""
 
 from __future__ import annotations
 
@@ -156,35 +156,46 @@ def status_of(call: Any) -> int:
     return 200
 
 
-def mcp(server: Server, who: str | None, method: str, params: dict[str, Any]) -> tuple[int, Any]:
-    return http(server, "POST", "/mcp", {"jsonrpc": "2.0", "id": 1, "method": method, "params": params},
-                key=KEYS[who] if who else None, accept="application/json, text/event-stream")
+def test_mcp_callers_are_their_keys_and_a_refusal_is_a_tool_error(server: Server) -> None:
+    """The official MCP client over streamable HTTP: a missing or unknown key is refused with
+    the REST API's reason, a caller works in their own memories, and another caller's memory id
+    is a tool error naming the rule - never an HTTP 500 - with nothing read or written."""
+    from adamm.tests.mcp_client import call, data, error, mcp_error
 
+    url = server.url + "/mcp"
+    for key, reason in ((None, "unauthorized: missing x-api-key header"), ("not-a-key", "unauthorized: unknown API key")):
+        with pytest.raises(BaseException) as raised:  # noqa: PT011 - the client wraps it in task groups
+            call(url, lambda c: c.list_tools(), key=key)
+        found = mcp_error(raised.value)
+        assert found is not None and found.message == reason, repr(raised.value)
+    status, body = http(server, "POST", "/mcp", {"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+                        accept="application/json, text/event-stream")
+    assert status == 401 and body["detail"] == "missing x-api-key header"
 
-def test_mcp_tools_are_the_memory_and_obey_the_keys(server: Server) -> None:
-    assert mcp(server, None, "tools/list", {})[0] == 401
-    status, listed = mcp(server, "alice", "tools/list", {})
-    assert status == 200, listed
-    tools = {t["name"]: t for t in listed["result"]["tools"]}
-    assert set(tools) == {"ingest", "query", "forget"}  # no benchmark baseline on a deployment
-    for tool in tools.values():
-        assert "Example:" in tool["description"] and "memory_id" in tool["inputSchema"]["properties"]
-    assert "rounds" in tools["ingest"]["inputSchema"]["properties"]
+    async def as_alice(c):
+        stored = data(await c.call_tool("remember", {"memory_id": "alice/mcp", "rounds": rounds("m", "Nimbus")}))
+        answer = data(await c.call_tool("ask", {"memory_id": "alice/mcp", "question": "What is my puppy called?"}))
+        refused = [error(await c.call_tool(tool, {"memory_id": memory_id, **extra})) for tool, memory_id, extra in (
+            ("forget", "bob", {"everything": True}),
+            ("ask", "bob", {"question": "What is my puppy called?"}),
+            ("remember", "alice-evil", {"rounds": rounds("z", "Mallory")}),
+            ("rows", "bob/alice", {"table": "sleep_log"}),
+        )]
+        return stored, answer, refused
 
-    status, out = mcp(server, "alice", "tools/call", {"name": "ingest", "arguments": {
-        "memory_id": "alice/mcp", "rounds": rounds("m", "Nimbus")}})
-    assert status == 200 and not out["result"].get("isError"), out
-    status, out = mcp(server, "alice", "tools/call", {"name": "query", "arguments": {
-        "memory_id": "alice/mcp", "question": "What is my puppy called?"}})
-    assert status == 200 and "Nimbus" in out["result"]["content"][0]["text"], out
+    bob_rounds = rounds("bRex", "Rex")  # what test_callers_use_their_own_memories stores: unchanged if it ran
+    assert data(call(url, lambda c: c.call_tool("remember", {"memory_id": "bob", "rounds": bob_rounds}), key=KEYS["bob"]))
+    before, tracebacks = rounds_of(server, "bob"), server.log_tail(10**7).count("Traceback")
+    stored, answer, refused = call(url, as_alice, key=KEYS["alice"])
+    assert stored["rounds_added"] == 2 and "Nimbus" in answer["answer"], (stored, answer)
+    assert refused[0] == "memory_id 'bob' is not yours: alice may use 'alice' and 'alice/...' only"
+    assert all("is not yours: alice may use" in reason for reason in refused), refused
+    assert rounds_of(server, "bob") == before == 2 and rounds_of(server, "alice-evil") == 0
+    assert rounds_of(server, "alice/mcp") == 2
+    assert server.log_tail(10**7).count("Traceback") == tracebacks  # refusals are answers, not crashes
 
-    before = rounds_of(server, "bob")
-    status, out = mcp(server, "alice", "tools/call", {"name": "forget", "arguments": {"memory_id": "bob", "everything": True}})
-    # refused: langgraph-api's MCP handler answers an auth refusal of its inner run with HTTP 500
-    refused = status >= 400 or bool(out.get("error") or out["result"].get("isError"))
-    assert refused, (status, out)
-    assert "Rex" not in json.dumps(out)
-    assert rounds_of(server, "bob") == before == 2
+    bob = call(url, lambda c: c.call_tool("ask", {"memory_id": "bob", "question": "What is my puppy called?"}), key=KEYS["bob"])
+    assert "Rex" in data(bob)["answer"]
 
 
 # -- the rules themselves ------------------------------------------------------------------------

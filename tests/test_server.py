@@ -168,30 +168,31 @@ def test_env_example_documents_every_setting_and_changes_nothing(monkeypatch: py
     assert ctx.answerer == "openai:gpt-4o-mini" and ctx.chroma_url == "http://127.0.0.1:8000"
 
 
-def test_mcp_lists_the_memory_graphs_and_calls_them_on_an_open_server(server: Server) -> None:
-    """MCP clients (desktop assistants, IDEs) see ingest / query / forget with descriptions a
-    model can act on, and no benchmark baseline; with no keys set, no key is needed."""
-    import json
-    import urllib.request
+def test_mcp_tools_over_streamable_http_on_an_open_server(server: Server, client) -> None:
+    """The official MCP client against the server's /mcp (adamm's own MCP app, mounted through
+    ``langgraph.json``): typed tools, JSON results, one-line errors; no key is needed while
+    no keys are set. What it stores is what the REST API reads."""
+    from adamm.tests.mcp_client import call, data, error
 
-    def mcp(method: str, params: dict) -> dict:
-        body = json.dumps({"jsonrpc": "2.0", "id": 7, "method": method, "params": params}).encode()
-        request = urllib.request.Request(server.url + "/mcp", data=body, method="POST", headers={
-            "Content-Type": "application/json", "Accept": "application/json, text/event-stream"})
-        with urllib.request.urlopen(request, timeout=RUN_TIMEOUT) as response:
-            return json.loads(response.read())
+    url = server.url + "/mcp"
 
-    assert mcp("initialize", {"protocolVersion": "2025-03-26", "capabilities": {},
-                              "clientInfo": {"name": "test", "version": "0"}})["result"]["serverInfo"]
-    tools = {t["name"]: t for t in mcp("tools/list", {})["result"]["tools"]}
-    assert set(tools) == {"ingest", "query", "forget"}
-    assert tools["query"]["inputSchema"]["required"] == ["memory_id", "question"]
-    assert "citations" in tools["query"]["description"] and "Example:" in tools["query"]["description"]
-    stored = mcp("tools/call", {"name": "ingest", "arguments": {"memory_id": "mcp-user", "rounds": ROUNDS}})
-    assert not stored["result"].get("isError") and "'rounds_added': 3" in stored["result"]["content"][0]["text"]
-    answer = mcp("tools/call", {"name": "query", "arguments": {"memory_id": "mcp-user",
-                                                               "question": "What is the name of our puppy?"}})
-    assert "Biscuit" in answer["result"]["content"][0]["text"]
+    async def steps(c):
+        listed = (await c.list_tools()).tools
+        stored = data(await c.call_tool("remember", {"memory_id": "mcp-user", "rounds": ROUNDS}))
+        answer = data(await c.call_tool("ask", {"memory_id": "mcp-user", "question": "What did we name the beagle puppy?"}))
+        tables = data(await c.call_tool("tables", {"memory_id": "mcp-user"}))
+        missing = error(await c.call_tool("ask", {"memory_id": "mcp-user"}))
+        return listed, stored, answer, tables, missing
+
+    listed, stored, answer, tables, missing = call(url, steps)
+    assert [t.name for t in listed] == ["remember", "ask", "tables", "rows", "forget"], explain(server, repr(listed))
+    assert all(t.output_schema for t in listed) and "Round" in listed[0].input_schema["$defs"]
+    assert (stored["rounds_added"], stored["counts"]["units_indexed"]) == (3, 3), explain(server, repr(stored))
+    assert "Biscuit" in answer["answer"] and answer["citations"][0] == {"round_id": "r2", "image_ids": []}
+    assert tables == {"memory_id": "mcp-user", "tables": []}
+    assert missing == "question: Field required"
+    rest = client.runs.wait(None, "query", input={"memory_id": "mcp-user", "question": "What did we name the beagle puppy?"})
+    assert rest["answer"] == answer["answer"]  # one memory, whichever door
 
 
 def test_every_role_over_the_wire_behind_the_server(server: Server, client) -> None:
