@@ -195,6 +195,19 @@ def test_mcp_tools_over_streamable_http_on_an_open_server(server: Server, client
     assert rest["answer"] == answer["answer"]  # one memory, whichever door
 
 
+def test_readme_mcp_example_runs_against_the_server(server: Server, capsys: pytest.CaptureFixture[str]) -> None:
+    """README's MCP Python block, as written but for the server's address (an open server
+    ignores the key header), prints the tool names and the cited answer its comments give."""
+    import re
+
+    section = (REPO / "README.md").read_text(encoding="utf-8").split("#### MCP\n", 1)[1].split("\n### ", 1)[0]
+    (block,) = re.findall(r"```python\n(.*?)```", section, re.S)
+    exec(compile(block.replace("http://127.0.0.1:8123", server.url), "README.md#mcp", "exec"), {})  # noqa: S102
+    names, answer = capsys.readouterr().out.splitlines()
+    assert names == "['remember', 'ask', 'tables', 'rows', 'forget']"
+    assert "Biscuit" in answer and "'round_id': 'r1'" in answer, explain(server, answer)
+
+
 def test_every_role_over_the_wire_behind_the_server(server: Server, client) -> None:
     """The server's graphs with every role on a model server (the scripted one, on loopback):
     the memory's table and the answer are the model's; the run context names the roles."""
