@@ -41,6 +41,13 @@ def fill_slots(sql: SqlStore, memory_id: str, resolver: AttributeResolver, round
             by_record[(o.round_id, o.record)].append(o)
     for o in batch:
         by_record[(o.round_id, o.record)].append(o)
+    # "Seelvin €20.12" read as paid to Seelvin: a text value that is the name a measured field is
+    # known by is that field's label, no category value
+    measured_names = {n for k in resolver.known.values() if k.kind != "text" for n in (k.name, *k.aliases)}
+    unlabelled = {key[0] for key, group in by_record.items() if key[0] not in batch_ids
+                  and any(_is_label(o, measured_names) for o in group)}
+    by_record = {key: [o for o in group if not _is_label(o, measured_names)] for key, group in by_record.items()}
+    batch = [o for o in batch if not _is_label(o, measured_names)]
     texts = {key: next((o.context for o in group if o.context), "") for key, group in by_record.items()}
     labelled = [(o.attribute, o.value_text) for group in by_record.values() for o in group
                 if o.value_text and o.value_num is None and o.attribute not in DEFAULT_CONTEXT_ATTRIBUTES]
@@ -98,7 +105,7 @@ def fill_slots(sql: SqlStore, memory_id: str, resolver: AttributeResolver, round
         keys_of[key[0]].append(key)
     old: dict[str, list[ObservationRecord]] = {}
     merged = {key[0] for key, group in by_record.items() if key[0] not in batch_ids and any(o.attribute in renamed.values() for o in group)}
-    merged |= {o.round_id for o in stored if o.attribute in labels}
+    merged |= {o.round_id for o in stored if o.attribute in labels} | unlabelled
     for rid in sorted({key[0] for key in found if key[0] not in batch_ids} | slotted | merged):
         obs = [o for key in keys_of[rid] for o in (*by_record[key], *found.get(key, ()))]
         if {(o.record, o.attribute, o.value_text) for o in obs} != before[rid]:
@@ -107,6 +114,11 @@ def fill_slots(sql: SqlStore, memory_id: str, resolver: AttributeResolver, round
 
 
 _FIELDS = ("memory_id", "round_id", "attribute", "value_num", "value_text", "unit", "raw", "source", "observed_at", "record", "context")
+
+
+def _is_label(o: ObservationRecord, measured_names: set[str]) -> bool:
+    return o.value_num is None and bool(o.value_text) and o.attribute not in DEFAULT_CONTEXT_ATTRIBUTES \
+        and snake_case(o.value_text) in measured_names
 
 
 def _renamed(o: ObservationRecord, names: dict[str, str]) -> ObservationRecord:

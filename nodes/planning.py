@@ -23,7 +23,7 @@ from adamm.nodes.backends import backends
 from adamm.nodes.context import Context
 from adamm.nodes.hierarchy import EPISODES
 from adamm.nodes.toolbox import ANALYTIC_TOOLS, RETRIEVAL_TOOLS, TOOL_SPECS, enabled_tools
-from adamm.stores.analytic import distinct_values
+from adamm.stores.analytic import value_counts
 from adamm.stores.bm25 import BM25Index, tokenize
 from adamm.stores.fusion import blend
 from adamm.stores.quantities import canonical_unit
@@ -63,41 +63,50 @@ def table_candidates(ctx: Context, memory_id: str, *, with_samples: bool = True)
                 col["aliases"] = aliases[c.name]  # the labels it was written under: pulse, PUL, heart rate
             if with_samples and c.type == "text":
                 col["filled"] = sql.count_rows(memory_id, info.name, not_null=c.name)
-                values = distinct_values(sql, memory_id, info.name, c.name, MATCHABLE_VALUES)
+                counted = value_counts(sql, memory_id, info.name, c.name, MATCHABLE_VALUES)
+                values = [v for v, _ in counted]
                 col["samples"] = values[:SAMPLES_PER_COLUMN]
                 col["values"] = values
+                col["counts"] = {str(v).strip().lower(): n for v, n in counted}
             columns.append(col)
         rows = sql.count_rows(memory_id, info.name)
         table = {"name": info.name, "description": info.description if with_samples else "", "columns": columns, "rows": rows}
         if with_samples:
-            table["vocabulary"] = record_vocabulary(ctx, memory_id, info.name, rows)
+            table["vocabulary"], table["pairs"] = record_vocabulary(ctx, memory_id, info.name, rows)
         if with_samples:
             table["keywords"] = table_keywords(ctx, memory_id, info.name, rows, {w for c in info.columns for w in c.name.split("_")})
         out.append(table)
     return out
 
 
-_VOCABULARY: dict[tuple[str, str, str, int], dict[str, int]] = {}
+_VOCABULARY: dict[tuple[str, str, str, int], tuple[dict[str, int], dict[str, int]]] = {}
 #: Rows whose words are counted for a table's vocabulary (the most recent ones).
 VOCABULARY_ROWS = 3000
 
 
-def record_vocabulary(ctx: Context, memory_id: str, table: str, rows: int) -> dict[str, int]:
+def record_vocabulary(ctx: Context, memory_id: str, table: str, rows: int) -> tuple[dict[str, int], dict[str, int]]:
     """How many of a table's rows use each word in their own text (the record's sentences and
     captions): what a question can name as a subset ("evening readings", "on the gravel
-    bike", "at PetroLux") when no column holds it. Not shown to models. Cached per table size."""
+    bike", "at PetroLux") when no column holds it - and each pair of neighbouring words
+    ("evening reading", "praisting batch"), which tells a modifier that varies (a subset) from
+    one the records always write (what they are called). Not shown to models. Cached per
+    table size."""
     sql = backends(ctx).sql
     key = (sql.url, memory_id, table, rows)
     if key in _VOCABULARY:
         return _VOCABULARY[key]
     counts: dict[str, int] = {}
+    pairs: dict[str, int] = {}
     for r in sql.select_rows(memory_id, table, order_by="order", descending=True, limit=VOCABULARY_ROWS):
-        for word in set(tokenize(str(r.get("captions") or ""))):
+        tokens = tokenize(str(r.get("captions") or ""))
+        for word in set(tokens):
             counts[word] = counts.get(word, 0) + 1
+        for pair in {f"{a} {b}" for a, b in zip(tokens, tokens[1:])}:
+            pairs[pair] = pairs.get(pair, 0) + 1
     if len(_VOCABULARY) > 1000:
         _VOCABULARY.clear()
-    _VOCABULARY[key] = counts
-    return counts
+    _VOCABULARY[key] = (counts, pairs)
+    return counts, pairs
 
 
 _KEYWORDS: dict[tuple[str, str, str, int], list[str]] = {}

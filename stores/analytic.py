@@ -360,10 +360,15 @@ def rank(
 def distinct_values(sql: SqlStore, memory_id: str, table: str, column: str, limit: int = 20) -> list[Any]:
     """Up to ``limit`` distinct non-null values of a column, most frequent first - the sampled
     values a planner sees, so it can turn "on groceries" into ``category = 'groceries'``."""
+    return [v for v, _ in value_counts(sql, memory_id, table, column, limit)]
+
+
+def value_counts(sql: SqlStore, memory_id: str, table: str, column: str, limit: int = 20) -> list[tuple[Any, int]]:
+    """(value, rows) of up to ``limit`` distinct non-null values of a column, most frequent first."""
     scope = open_scope(sql, memory_id, table)
     name = resolve_column(scope.info, column)
     col = scope.col(name)
     q = (select(col, func.count().label("n")).select_from(scope.table)
          .where(scope.tenant(), col.is_not(None)).group_by(col).order_by(func.count().desc(), col).limit(max(1, min(limit, 200))))
     with sql.engine.connect() as conn:
-        return [as_value(v) for v, _ in conn.execute(q)]
+        return [(as_value(v), int(n)) for v, n in conn.execute(q)]

@@ -215,3 +215,15 @@ def test_the_model_extractor_names_the_record_of_each_fact() -> None:
     assert [(d.record, d.value_num) for d in drafts_ if d] == [(0, 131.0), (1, 128.0)]
     with pytest.raises(ValidationError):
         ExtractedObservation(attribute="systolic", value=1, record=MAX_OBSERVATIONS_PER_ROUND + 1)
+
+
+def test_a_day_cue_or_an_upper_case_label_is_no_merchant() -> None:
+    r = Round(round_id="r", timestamp=datetime(2025, 3, 4, 9), user_text="From Tuesday: USD 49.96 tral / 345 brox glevsu score")
+    assert not any(d.attribute == "merchant" for d in extract_round(r))
+    r = Round(round_id="r", timestamp=datetime(2025, 3, 4, 9),
+              user_text="Batch, March 7: TRALLISS USD 61.43 · GLEVSU SCORE 359 brox · THOSHDA: Drolgish")
+    assert not any(d.attribute == "merchant" for d in extract_round(r))
+    r = Round(round_id="r", timestamp=datetime(2025, 3, 4, 9), user_text="Finished Orchards of Mars today, 5 stars")
+    assert "Orchards of Mars" in {d.value_text for d in extract_round(r)}  # "Mars" is no month
+    r = Round(round_id="r", timestamp=datetime(2025, 3, 4, 9), user_text="Spent $55.12 at Uber on Tuesday")
+    assert ("merchant", "Uber") in {(d.attribute, d.value_text) for d in extract_round(r)}

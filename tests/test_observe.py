@@ -261,5 +261,16 @@ def test_a_word_after_a_number_is_the_memorys_own_unit_unless_grammar_says_other
 def test_coined_units_name_fields_and_a_qualifier_after_a_value_is_no_unit() -> None:
     got = {(d.attribute, d.value_num, d.unit) for d in extract_round(rnd("Vrell was 14 qz today, 3 trabs of skorn."))}
     assert ("vrell", 14.0, "qz") in got  # labelled: the word after the value is its unit
+    assert ("skorn", 3.0, "trab") in got  # "3 trabs of skorn", as "2.1 L of water": skorn, counted in trabs
+    got = {(d.attribute, d.value_num, d.unit) for d in extract_round(rnd("Vrell was 14 qz today and 3 trabs."))}
     assert ("trab", 3.0, None) in got  # unlabelled: a count of trabs, the field "Trabs: 3" would name
+
+
+def test_a_label_after_a_value_that_opens_its_cell_names_it_and_a_colon_heading_does_not() -> None:
+    text = "Monday's glimmer: $56.41 tralliss · 427 brox glevsu score · 15.5 kg dron · 5.7 ds kronk"
+    got = {(d.attribute, d.value_num, d.unit) for d in extract_round(rnd(text))}
+    assert {("glevsu_score", 427.0, "brox"), ("dron", 15.5, "kg"), ("kronk", 5.7, "ds")} <= got
+    assert not any(a == "glimmer" for a, _, _ in got)  # the heading names the record, not its first value
+    got = {(d.attribute, d.value_num, d.unit) for d in extract_round(rnd("Had a 52-minute walk today"))}
+    assert got == {("duration", 52.0, "min")}  # in prose the word after a value is what was done, no field
     assert {d.unit for d in extract_round(rnd("Skorn 145 avg, brell 12 max"))} <= {None}

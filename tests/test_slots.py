@@ -146,3 +146,37 @@ def test_categorical_fields_of_an_invented_log_are_discovered(tmp_path) -> None:
         column_values = [{str(v).lower() for k, v in row.items() if isinstance(v, str)} for row in rows]
         found = sum(any(t in vals for vals in column_values) for t in set(truth))
         assert found >= 0.9 * len(set(truth)), (key, sorted(set(truth)))
+
+
+def test_a_dashboard_logs_fields_are_named_by_their_labels_and_no_label_is_a_category(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A sparse invented dashboard: numeric fields written "Kronk 6.7 ds", "6.7 ds kronk" and
+    "kronk was 6.7 ds" are one column named kronk, and a field's label ("Seelvin €20.12") is never
+    stored as a text value."""
+    from adamm.eval.invented.generate import scenarios
+    from adamm.formats import load
+    from adamm.graphs.ingest import graph as ingest
+    from adamm.nodes.backends import backends, reset_backends
+    from adamm.nodes.context import Context
+    from adamm.stores.quantities import snake_case
+
+    scn, _ = scenarios(2, 1, sparse=True)[0]
+    data = tmp_path / "d.json"
+    data.write_text(__import__("json").dumps({"character_profile": scn.profile, "multi_session_dialogues": scn.sessions,
+                                              "human-annotated QAs": []}))
+    rounds = [r.model_dump(mode="json") for s in load(data).scenarios for r in s.rounds]
+    reset_backends()
+    ctx = Context(home=str(tmp_path / "home"))
+    for start in range(0, len(rounds), 16):
+        ingest.invoke({"memory_id": "dash", "rounds": rounds[start:start + 16]}, context=ctx)
+    sql = backends(ctx).sql
+    tables = [t for t in sql.tables("dash") if sql.count_rows("dash", t.name)]
+    columns = {c.name for t in tables for c in t.columns}
+    labels = {snake_case(f.label) for f in scn.domain.nums}
+    units = {f.measure.symbol.lower() for f in scn.domain.nums if f.measure.kind == "invented"}
+    named = {snake_case(f.label) for f in scn.domain.nums if f.measure.kind == "invented"}
+    assert named <= columns, (sorted(named - columns), sorted(columns))  # named by the label...
+    assert not units & columns, sorted(units & columns)  # ...not by the unit it is written in
+    texts = {str(v).lower() for t in tables for row in sql.select_rows("dash", t.name)
+             for c in t.columns if c.type == "text" and (v := row.get(c.name))}
+    assert not {snake_case(v) for v in texts} & labels, sorted({snake_case(v) for v in texts} & labels)
+    reset_backends()

@@ -134,11 +134,14 @@ def _weights(rng: random.Random, n: int) -> tuple[float, ...]:
     return tuple(round(x / sum(w), 4) for x in w)
 
 
-def invent_domain(rng: random.Random, lex: Lexicon) -> Domain:
+def invent_domain(rng: random.Random, lex: Lexicon, sparse: bool = False) -> Domain:
     """A new domain drawn from ``rng`` with words from ``lex`` (3-6 numeric fields, 1-2
-    categorical fields of 2-5 values, an entity field more often than not)."""
+    categorical fields of 2-5 values, an entity field more often than not). ``sparse``: a
+    dashboard's day - 5-8 numeric fields, each but the first missing from up to half the
+    records, so one record type shows many different subsets of its fields."""
     kind = lex.verb(rng)
-    n_num = rng.randint(3, 6)
+    n_num = rng.randint(5, 8) if sparse else rng.randint(3, 6)
+    omit = (0.0, 0.2, 0.35, 0.5) if sparse else (0.0, 0.08, 0.15)
     labels: list[tuple[str, str | None]] = [_label(rng, lex, 0.35) for _ in range(n_num)]
     alias_at = rng.choice([i for i, (_, a) in enumerate(labels) if a] or [-1])
     nums = []
@@ -146,7 +149,7 @@ def invent_domain(rng: random.Random, lex: Lexicon) -> Domain:
         nums.append(NumField(
             key=_snake(label) + measure.key_suffix, label=label, alias=alias if i == alias_at else None,
             measure=measure, mean=mean, spread=rng.uniform(0.07, 0.16),
-            drift=rng.choice((-1, 1)) * rng.uniform(0.12, 0.3), optional=0.0 if i == 0 else rng.choice((0.0, 0.08, 0.15)),
+            drift=rng.choice((-1, 1)) * rng.uniform(0.12, 0.3), optional=0.0 if i == 0 else rng.choice(omit),
             alt_share=rng.uniform(0.25, 0.4) if measure.kind in ("distance", "mass", "duration") else 0.0))
     cats = []
     for j in range(rng.choice((1, 1, 2))):

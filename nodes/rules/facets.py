@@ -211,10 +211,12 @@ def _trim_title(text: str, start: int, end: int) -> tuple[int, int]:
     of Mars" -> "Orchards of Mars") and connectors left at either end."""
     words = list(re.finditer(r"\S+", text[start:end]))
     while words and (words[0].group().lower() in _OPENERS or re.fullmatch(r"[A-Z][a-z]+(?:ed|ing)", words[0].group())
-                     or words[0].group().lower() in ("of", "to", "and", "in", "on", "at", "for", "&")
+                     or words[0].group().lower() in ("of", "to", "and", "in", "on", "at", "for", "&", "from", "with", "by")
+                     or words[0].group().lower().strip(".,:;") in _CALENDAR
                      or _is_vocabulary_word(words[0].group())):  # "Lunch at Sweetgreen"
         words.pop(0)
-    while words and words[-1].group().lower() in ("of", "the", "to", "and", "in", "on", "a", "an", "at", "for", "&"):
+    while words and (words[-1].group().lower() in ("of", "the", "to", "and", "in", "on", "a", "an", "at", "for", "&")
+                     or words[-1].group().lower().strip(".,:;") in _CALENDAR):  # "From Tuesday"
         words.pop()
     if not words:
         return start, start
@@ -234,6 +236,8 @@ def _names(text: str, masked: list[tuple[int, int]]) -> list[tuple[int, int, int
         value = text[a:b]
         if len(value) < 2 or not _is_name(value.split()) or any(s < b and a < e for s, e in masked):
             return
+        if value.isupper() and re.match(r"\s*(?::|[$€£]?\d)", text[b:]):
+            return  # "GLEVSU SCORE 359 brox": an app's upper-case label in front of its value, no name
         if re.search(r"\bby\s+$", text[:a]):
             return  # "by Harriet Quill": an author, not the thing logged
         if any(a < e and s < b for s, e, _ in out):

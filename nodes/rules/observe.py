@@ -42,9 +42,10 @@ import re
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 
-from adamm.nodes.rules.dates import find_dates
+from adamm.nodes.rules.dates import MONTHS, WEEKDAYS, find_dates
 from adamm.nodes.rules.facets import VOCABULARY_NAMES, find_facets, vocabulary_values
 from adamm.nodes.rules.spans import Span, find_spans
+from adamm.stores.bm25 import STOPWORDS
 from adamm.stores.quantities import canonical_unit, dimension_of, parse_quantity, snake_case
 from adamm.stores.records import Round
 
@@ -154,8 +155,9 @@ def _name(sp: Span) -> str | None:
         return None  # what is left, a goal, a streak: not the record's value
     if words and set(words) <= _PRONOUNS:
         return None  # "4 of us", "two of them": people, not a measurement
-    if sp.label_after and sp.unit and " ".join(words) not in LABELS and not any(w in LABELS for w in words):
+    if sp.label_after and sp.unit and not sp.leads and " ".join(words) not in LABELS and not any(w in LABELS for w in words):
         words = []  # "a 52-minute walk": the activity, not a field; the unit names the value
+        # (a value opening its cell, "15.5 kg dron", is the field the words after it name)
     if words and _only_facets(" ".join(words)):
         words = []  # "Dinner was about 670 calories": the meal is a facet, the unit names the value
     if words and set(words) <= ACTIVITY_NOUNS | GENERIC_WORDS | PLACE_WORDS and sp.unit:
@@ -391,9 +393,12 @@ def _payee_before(text: str, sp: Span) -> str | None:
     if m is None:
         return None
     name = m.group("n").rstrip(".")
-    low = set(name.lower().replace("’", "'").split())
+    words = name.lower().replace("’", "'").split()
+    low = set(words)
     if name.isupper() or name.lower() in LABELS or low & (MONEY_WORDS | QUALIFIERS | DOCUMENT_WORDS | NOT_OBSERVED):
         return None
+    if words[0] in STOPWORDS or low & (MONTHS.keys() | WEEKDAYS.keys()):
+        return None  # "From Tuesday: USD 49.96": a day cue in front of the amount, no one paid
     return name
 
 

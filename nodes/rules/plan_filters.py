@@ -41,7 +41,11 @@ def value_filters(question: str, table: dict[str, Any]) -> list[dict[str, Any]]:
     candidates = [(str(value).strip(), c["name"]) for c in table["columns"] if c["type"] == "text"
                   and not (rows and c.get("filled") is not None and c["filled"] < 0.5 * rows)  # a sparse column undercounts
                   for value in (c.get("values") or c.get("samples") or [])]
-    candidates = sorted({(v, col) for v, col in candidates if v and len(v) <= 60}, key=lambda vc: (-len(vc[0]), vc))
+    # a value stored in several columns ("Balsyn" as a plask, and once misread as a merchant)
+    # is the value of the column where it is most often
+    counts = {c["name"]: c.get("counts") or {} for c in table["columns"]}
+    candidates = sorted({(v, col) for v, col in candidates if v and len(v) <= 60},
+                        key=lambda vc: (-len(vc[0]), vc[0].lower(), -counts.get(vc[1], {}).get(vc[0].lower(), 0), vc[1]))
     low = f" {question.lower()} "
     out: list[dict[str, Any]] = []
     done: set[str] = set()
@@ -167,19 +171,49 @@ def mention_filters(question: str, periods: list[Period], table: dict[str, Any],
         else:
             chosen = words[:-1] or names
         chosen = [w for w in chosen if word_stem(w.lower()) not in column_words and canonical_unit(w.lower()) is None]
+        # "my golgoking sessions", "on deening shifts": a modifier the records always write
+        # before their noun ("golgoking session", never "<another word> session") is, with the
+        # noun, what they are called - no subset of them
+        called = {w for a, b in zip(words, words[1:]) if not a[0].isupper()
+                  and _constant_modifier(table.get("pairs") or {}, a, b) for w in (a, b)}
+        chosen = [w for w in chosen if w not in called]
         if not chosen:
             continue
-        counts = []
-        for w in [part for word in chosen for part in word.split("-") if len(part) > 1]:
-            low = w.lower().replace("’", "'")
-            keys = {low, low.rstrip("s"), word_stem(low)} | {k for k in (low.split("'")[0],) if k}
-            counts.append(max((vocab.get(k, 0) for k in keys), default=0))
+        counts = [_rows_saying(vocab, w) for w in [part for word in chosen for part in word.split("-") if len(part) > 1]]
         if not counts:
             continue
         if min(counts) == 0 or min(counts) >= 0.9 * total:
             continue
         out.append({"column": "captions", "op": "mentions", "value": " ".join(w.lower() for w in chosen)})
     return out
+
+
+#: A modifier written in at least this share of the pairs "<word> <noun>" of a table's rows
+#: is part of what the records are called, no subset of them.
+CONSTANT_MODIFIER_SHARE = 0.8
+
+
+def _constant_modifier(pairs: dict[str, int], modifier: str, noun: str) -> bool:
+    """Do the records write ``modifier`` (nearly) every time they write ``noun``? Pure."""
+    nouns = {noun.lower(), word_stem(noun.lower())}
+    mod = {modifier.lower(), word_stem(modifier.lower())}
+    before: dict[str, int] = {}
+    for pair, n in pairs.items():
+        a, _, b = pair.partition(" ")
+        if len(a) < 2 or a.isdigit() or a in _RUN_BREAKS or a in _FUNCTION_WORDS:
+            continue  # "Tuesday's batch" tokenized, "one row per session": no modifier
+        if b in nouns or word_stem(b) in nouns:
+            before[a] = before.get(a, 0) + n
+    total = sum(before.values())
+    said = sum(n for a, n in before.items() if a in mod or word_stem(a) in mod)
+    return total >= 2 and said >= CONSTANT_MODIFIER_SHARE * total
+
+
+def _rows_saying(vocab: dict[str, int], word: str) -> int:
+    """How many of a table's rows say ``word`` (or its singular or stem)."""
+    low = word.lower().replace("’", "'")
+    keys = {low, low.rstrip("s"), word_stem(low)} | {k for k in (low.split("'")[0],) if k}
+    return max((vocab.get(k, 0) for k in keys), default=0)
 
 
 _SPENT_ON = re.compile(r"\b(?:spen[dt]|spending|pa(?:y|id)|paying|cost)\s+(?:\w+\s+)?(?:on|for)\s+(?:the\s+|my\s+|a\s+)?(?P<obj>[\w-]+)", re.I)

@@ -20,6 +20,7 @@ in exactly one field, often enough, is that field's wherever the text names it.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -86,13 +87,15 @@ def _plain(word: str, colon: bool) -> bool:
     return colon or word.islower() or (word.isupper() and len(word) > 1)
 
 
-def candidates(text: str, exclude: frozenset[str] = frozenset(), stops: frozenset[str] = frozenset()) -> list[Candidate]:
+@lru_cache(maxsize=16384)
+def candidates(text: str, exclude: frozenset[str] = frozenset(), stops: frozenset[str] = frozenset()) -> tuple[Candidate, ...]:
     """Every (slot, value) pair a text could hold: each two neighbouring words of one phrase
     give the left one as the value of the right one's ``before`` slot and the right one as the
     value of the left one's ``after`` slot. A capitalised value extends over its name ("at
     Orla Venn") and stops before a word of ``exclude`` (the memory's own labels and units: a
     measured field's name is no category's value). Pure: the statistics decide which of them
-    are fields."""
+    are fields. Cached: every batch re-fits the model on the memory's texts, which rarely
+    change, under the same ``exclude`` and ``stops``."""
     words = list(_WORD.finditer(text))
     out: list[Candidate] = []
     for m in _PAREN.finditer(text):  # "(paperback)", "(Ashvel)": a value set apart, its field unnamed
@@ -123,7 +126,7 @@ def candidates(text: str, exclude: frozenset[str] = frozenset(), stops: frozense
             k -= 1
         out.append(Candidate(f"before:{_norm(b.group())}", text[words[k].start():a.end()], words[k].start(), a.end(),
                              _plain(b.group(), False)))
-    return out
+    return tuple(out)
 
 
 @dataclass

@@ -56,6 +56,7 @@ class Span:
     missing: bool = False
     label_after: bool = False  #: the label follows the value ("133 m elevation gain")
     colon: bool = False  #: "Label: value" - a field label, whatever its case
+    leads: bool = False  #: the value opens its cell ("427 brox glevsu score"): a label after it is the cell's field
     role: str = ""  #: "first" / "second" of a pair, "rating", "money", "price", "duration"
 
 
@@ -475,6 +476,7 @@ def _attach_labels(text: str, spans: list[Span]) -> None:
                 return a, b
         return pos, pos
 
+    headed: dict[int, str] = {}  # span index -> the label after it, where a colon heading stood before
     for i, sp in enumerate(spans):
         if sp.label or sp.role == "second":
             continue
@@ -482,6 +484,7 @@ def _attach_labels(text: str, spans: list[Span]) -> None:
         prev_end = max([s.end for s in spans[:i] if s.end <= sp.start] + [a])
         next_start = min([s.start for s in spans[i + 1:] if s.start >= sp.end and s.role != "second"] + [b])
         floor = max(a, prev_end)
+        sp.leads = not re.search(r"[A-Za-z]", text[floor:sp.start].rpartition(":")[2])
         before = _label_before(text, sp.start, floor)
         if before and sp.unit is None and not _ADJACENT.fullmatch(_gap_after_label(text, floor, sp.start, before)):
             before = ""  # "preview with 3 rows": a plain number needs its label right in front
@@ -491,11 +494,19 @@ def _attach_labels(text: str, spans: list[Span]) -> None:
         sp.colon = bool(before) and ":" in text[floor:sp.start]
         if before and before.lower() not in _QUALIFIER_ONLY:
             sp.label = before
+            if sp.colon and after and sp.leads:
+                headed[i] = after
         elif after:
             sp.label = (before + " " + after).strip() if before else after
             sp.label_after = not before
         else:
             sp.label = before
+    # "Monday's batch: $56.41 tralliss · 427 brox glevsu score": where the text's other cells put
+    # the label after the value, the first cell's colon is the heading of them all
+    following = sum(1 for sp in spans if sp.label_after and sp.leads)
+    if following >= 2 and following > sum(1 for sp in spans if sp.colon) - len(headed):
+        for i, after in headed.items():
+            spans[i].label, spans[i].label_after, spans[i].colon = after, True, False
 
 
 #: What may stand between a label and a plain number: "pulse 69", "odometer was at 59,567".

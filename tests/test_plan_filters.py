@@ -1,0 +1,44 @@
+"""Which subset a question names: pure tests of the filter rules on planner-facing table dicts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from adamm.nodes.rules.plan_filters import _constant_modifier, mention_filters, value_filters
+
+
+def _table(pairs: dict[str, int], vocabulary: dict[str, int], rows: int = 20) -> dict[str, Any]:
+    return {"name": "brox_log", "rows": rows, "vocabulary": vocabulary, "pairs": pairs,
+            "columns": [{"name": "brox", "type": "float", "unit": "brox"}]}
+
+
+def test_a_modifier_the_records_always_write_before_their_noun_is_constant() -> None:
+    pairs = {"golgoking session": 11, "per session": 6, "s session": 5, "session brox": 3}
+    assert _constant_modifier(pairs, "golgoking", "sessions")  # "per", a possessive's "s": no modifiers
+    varied = {"morning run": 6, "evening run": 7}
+    assert not _constant_modifier(varied, "morning", "runs")  # morning or evening: a subset
+    assert not _constant_modifier({"golgoking session": 1}, "golgoking", "sessions")  # once is no evidence
+
+
+def test_what_the_records_are_called_is_no_mention_filter_but_a_varying_modifier_is() -> None:
+    vocab = {"golgoking": 9, "session": 20, "morning": 8, "evening": 9, "run": 17}
+    pairs = {"golgoking session": 11, "morning run": 8, "evening run": 9}
+    table = _table(pairs, vocab)
+    assert mention_filters("What was my average brox across all my golgoking sessions?", [], table) == []
+    got = mention_filters("What was my average brox on my morning runs?", [], table)
+    assert got == [{"column": "captions", "op": "mentions", "value": "morning"}]
+
+
+def test_a_value_stored_in_two_columns_filters_the_column_where_it_is_common() -> None:
+    table = {"name": "seelvin_log", "rows": 27, "columns": [
+        {"name": "merchant", "type": "text", "filled": 27, "values": ["seelvin", "Balsyn"], "counts": {"seelvin": 17, "balsyn": 1}},
+        {"name": "plask", "type": "text", "filled": 27, "values": ["Balsyn", "Vonvy"], "counts": {"balsyn": 15, "vonvy": 12}}]}
+    assert value_filters("How many Balsyn sessions did I log?", table) == [{"column": "plask", "op": "=", "value": "Balsyn"}]
+
+
+def test_a_scope_phrase_of_what_the_records_are_called_is_no_filter() -> None:
+    vocab = {"deening": 15, "shift": 22, "gravel": 8, "bike": 20}
+    table = _table({"deening shift": 15, "gravel bike": 8, "road bike": 9}, vocab, rows=28)
+    assert mention_filters("How much brox did I log in total on deening shifts?", [], table) == []
+    got = mention_filters("How much brox did I log on the gravel bike?", [], table)
+    assert got and got[0]["value"].startswith("gravel")
