@@ -42,3 +42,16 @@ def test_a_scope_phrase_of_what_the_records_are_called_is_no_filter() -> None:
     assert mention_filters("How much brox did I log in total on deening shifts?", [], table) == []
     got = mention_filters("How much brox did I log on the gravel bike?", [], table)
     assert got and got[0]["value"].startswith("gravel")
+
+
+def test_a_goal_is_reached_at_or_above_the_value_said_where_the_goal_was_set() -> None:
+    from adamm.nodes.rules.plan_events import fact_conditions
+
+    table = {"name": "brox_log", "columns": [{"name": "amount", "type": "float", "unit": "USD"},
+                                             {"name": "kronk", "type": "float", "unit": "ds", "aliases": ["kronk"]},
+                                             {"name": "vrell", "type": "float", "unit": "ds"}]}
+    texts = ["Got a batch in on Mar 15: $65.48 of tralliss, 7.4 ds of vrell", "My goal from now on is 7.0 ds of kronk per batch."]
+    got = fact_conditions("How many of my batches reached my kronk goal?", texts, table)
+    assert got == [{"column": "kronk", "op": ">=", "value": 7.0}]
+    got = fact_conditions("How many days stayed within my spending cap?", ["My spending cap is $50 a day."], table)
+    assert got == [{"column": "amount", "op": "<=", "value": 50.0}]

@@ -19,7 +19,7 @@ from adamm.stores.timeexpr import Period
 #: "over the cap my coach set", "within my target": a comparison with a value said elsewhere.
 FACT_REF = re.compile(
     r"\b(?P<cmp>(?:more|less|higher|lower)\s+(?:\w+\s+)?than|above|below|over|under|within|exceed\w*|beyond|past|"
-    r"miss(?:ed|es)?|outside(?:\s+of)?|inside|meet|met|hit)\s+"
+    r"miss(?:ed|es)?|outside(?:\s+of)?|inside|meet(?:s|ing)?|met|hit(?:s|ting)?|reach(?:ed|es|ing)?|beat(?:s|ing)?)\s+"
     r"(?P<fact>(?:the\s+|my\s+)?(?:[\w'’-]+\s+){0,3}?(?:cap|target|goal|limit|allowance|budget|threshold|maximum|minimum))\b"
     r"(?P<tail>(?:\s+(?:that\s+)?(?:my|the)\s+[\w'’]+\s+(?:set|sets|gave|gives|pays|wants|recommended|suggested))?)", re.I)
 
@@ -63,7 +63,13 @@ def fact_conditions(question: str, texts: list[str], table: dict[str, Any]) -> l
         return []
     word = m.group("cmp").lower()
     op = "<=" if word.startswith(("within", "meet", "met", "hit", "inside")) else "<" if word.startswith(("less", "lower", "below", "under")) else ">"
+    if word.startswith(("meet", "met", "hit", "reach", "beat")) and re.search(r"(?:goal|minimum)$", m.group("fact"), re.I):
+        op = ">="  # a goal is reached by a value at least as high; a cap or limit is met by staying under it
     # "within the target" is every value under it; "over the cap" / "missed the target" any value past it
+    fact = m.group("fact").lower().split()
+    noun, named = fact[-1], {w for w in fact[:-1] if w not in ("the", "my")}
+    # the words where the fact was said ("my goal is 7 ds of kronk") before a record's values
+    texts = sorted(texts, key=lambda t: re.search(rf"\b{re.escape(noun)}\b", t, re.I) is None)
     for text in texts:
         spans = [sp for sp in find_spans(text) if sp.num is not None]
         pair = [sp for sp in spans if sp.role in ("first", "second")]
@@ -80,9 +86,12 @@ def fact_conditions(question: str, texts: list[str], table: dict[str, Any]) -> l
                 both = [{"column": named[0], "op": op, "value": pair[0].num}, {"column": named[1], "op": op, "value": pair[1].num}]
                 # within a "135/85" target is both under it; past it is either over it
                 return both if op.startswith("<") else [{"any": both}]
+        # "my kronk goal": the column the fact names, where one does
+        columns = [c for c in table["columns"]
+                   if named & {w for n in (c["name"], *(c.get("aliases") or [])) for w in n.split("_")}] or table["columns"]
         for sp in spans:
-            for c in table["columns"]:
-                if sp.unit and c.get("unit") and dimension_of(c["unit"]) == sp.dimension:
+            for c in columns:
+                if sp.unit and c.get("unit") and (sp.unit == c["unit"] or dimension_of(c["unit"]) == sp.dimension):
                     value = sp.num
                     if sp.unit != c["unit"]:
                         try:
