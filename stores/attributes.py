@@ -64,13 +64,18 @@ def abbreviates(short: str, phrase: Sequence[str]) -> bool:
     return all(c in it for c in short[1:])
 
 
-def same_words(a: Sequence[str], b: Sequence[str]) -> bool:
+def same_words(a: Sequence[str], b: Sequence[str], _after_same: bool = False) -> bool:
     """Do two names say the same words, a word of one standing for one or more words of the
-    other by :func:`abbreviates` (``resting hr`` - ``resting heart rate``)?"""
+    other by :func:`abbreviates` (``resting hr`` - ``resting heart rate``)? The last word of a
+    name whose first words are the other's may be cut short by a letter or more, as a narrow
+    app tile cuts it (``loskar len`` - ``loskar length``, ``drormust fas`` - ``drormust fask``)."""
     if not a or not b:
         return not a and not b
     if a[0] == b[0]:
-        return same_words(a[1:], b[1:])
+        return same_words(a[1:], b[1:], True)
+    if _after_same and len(a) == 1 and len(b) == 1 and min(len(a[0]), len(b[0])) >= 3 \
+            and (a[0].startswith(b[0]) or b[0].startswith(a[0])):
+        return True
     return any(abbreviates(a[0], b[:k]) and same_words(a[1:], b[k:]) for k in range(1, len(b) + 1)) or \
         any(abbreviates(b[0], a[:k]) and same_words(a[k:], b[1:]) for k in range(1, len(a) + 1))
 

@@ -55,3 +55,13 @@ def test_a_goal_is_reached_at_or_above_the_value_said_where_the_goal_was_set() -
     assert got == [{"column": "kronk", "op": ">=", "value": 7.0}]
     got = fact_conditions("How many days stayed within my spending cap?", ["My spending cap is $50 a day."], table)
     assert got == [{"column": "amount", "op": "<=", "value": 50.0}]
+
+
+def test_a_pair_target_is_read_from_where_it_was_set() -> None:
+    from adamm.nodes.rules.plan_events import fact_conditions
+
+    table = {"name": "bp_reading", "columns": [{"name": "systolic", "type": "float", "unit": "mmHg"},
+                                               {"name": "diastolic", "type": "float", "unit": "mmHg"}]}
+    texts = ["Morning: 128/82, pulse 66", "She wants them under 135/85 - that's my home target from now on."]
+    got = fact_conditions("What share of my readings were within the home target my GP set?", texts, table)
+    assert got == [{"column": "systolic", "op": "<", "value": 135.0}, {"column": "diastolic", "op": "<", "value": 85.0}]

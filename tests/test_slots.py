@@ -110,6 +110,14 @@ def test_same_words_with_an_abbreviated_word() -> None:
     assert not same_words(["resting", "hr"], ["average", "heart", "rate"])
 
 
+def test_a_last_word_cut_short_after_the_same_words_is_the_same_name() -> None:
+    assert same_words(["drormust", "fas"], ["drormust", "fask"])  # a narrow tile's cut
+    assert same_words(["loskar", "len"], ["loskar", "length"])
+    assert not same_words(["fas"], ["fask"])  # one word alone: no evidence it is the same
+    assert not same_words(["drormust", "ask"], ["drormust", "fask"])  # a cut keeps the first letters
+    assert not same_words(["drormust", "fask"], ["krellig", "fask"])
+
+
 # -- end to end: an invented-vocabulary log through the ingest graph ----------------------------
 
 def _ingest_invented(tmp_path, sql_url: str | None = None):  # type: ignore[no-untyped-def]

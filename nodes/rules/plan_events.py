@@ -67,7 +67,7 @@ def fact_conditions(question: str, texts: list[str], table: dict[str, Any]) -> l
         op = ">="  # a goal is reached by a value at least as high; a cap or limit is met by staying under it
     # "within the target" is every value under it; "over the cap" / "missed the target" any value past it
     fact = m.group("fact").lower().split()
-    noun, named = fact[-1], {w for w in fact[:-1] if w not in ("the", "my")}
+    noun, said = fact[-1], {w for w in fact[:-1] if w not in ("the", "my")}
     # the words where the fact was said ("my goal is 7 ds of kronk") before a record's values
     texts = sorted(texts, key=lambda t: re.search(rf"\b{re.escape(noun)}\b", t, re.I) is None)
     for text in texts:
@@ -88,7 +88,7 @@ def fact_conditions(question: str, texts: list[str], table: dict[str, Any]) -> l
                 return both if op.startswith("<") else [{"any": both}]
         # "my kronk goal": the column the fact names, where one does
         columns = [c for c in table["columns"]
-                   if named & {w for n in (c["name"], *(c.get("aliases") or [])) for w in n.split("_")}] or table["columns"]
+                   if said & {w for n in (c["name"], *(c.get("aliases") or [])) for w in n.split("_")}] or table["columns"]
         for sp in spans:
             for c in columns:
                 if sp.unit and c.get("unit") and (sp.unit == c["unit"] or dimension_of(c["unit"]) == sp.dimension):
