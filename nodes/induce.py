@@ -85,6 +85,12 @@ def _recounted(sql: Any, memory_id: str, pending: set[str]) -> list[str]:
             if rid not in pending and frozenset(current.get(rid, ())) != attrs]
 
 
+#: Mean pairwise all-confidence between a candidate schema's extra fields and an active
+#: schema's at which the candidate is that schema's variant: fields shown in at least a third of
+#: one record type's records co-occur at least this often; fields of two types do not.
+VARIANT_COOCCURRENCE = 0.3
+
+
 class _Induction:
     """One pass of induction over a batch of rounds, in history order.
 
@@ -384,12 +390,24 @@ class _Induction:
             if score < 0.75 and supp:
                 near = sum(n for s, n in sets if schema <= s and len(s & active) >= 0.75 * len(active))
                 score = near / supp if near / supp >= self.ctx.theta_all_conf else 0.0
+            if score < 0.6 and shared >= 2:
+                score = max(score, self._cooccurrence(schema - active, active))
             if score < 0.6:
                 continue
             union = active | schema
             if not any(other != active and other <= union for other in self.active) and score > best_score:
                 best, best_score = active, score
         return best
+
+    def _cooccurrence(self, extra: frozenset[str], active: frozenset[str]) -> float:
+        """How surely the fields ``extra`` belong to the record type of ``active``: a dashboard's
+        optional fields, each missing from many records, still appear *with* that type's fields
+        (pairwise all-confidence about their presence rates), while another record type's
+        fields never do. Scaled so that :data:`VARIANT_COOCCURRENCE` scores as a variant (0.6)."""
+        if not extra:
+            return 0.0
+        pairs = [self.index.all_conf((a, b)) for a in extra for b in active]
+        return 0.6 * (sum(pairs) / len(pairs)) / VARIANT_COOCCURRENCE if pairs else 0.0
 
     def _fits(self, attrs: frozenset[str], schema: frozenset[str]) -> bool:
         """Does a record with these attributes hold a record of the schema? It reports enough
