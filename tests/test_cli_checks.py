@@ -20,6 +20,7 @@ from PIL import Image
 
 from adamm.cli import main
 from adamm.nodes.backends import reset_backends
+from adamm.tests.scripts import env_for, write_jsonl as write
 
 MEMORY = "ada"
 
@@ -38,16 +39,6 @@ def history() -> list[dict]:
     rounds.append({"round_id": "tram", "session_id": "trip", "timestamp": "2025-03-13T18:40:00",
                    "user_text": "We took tram 28 up to Alfama."})
     return rounds
-
-
-def write(path: Path, rounds: list[dict]) -> Path:
-    path.write_text("".join(json.dumps(r) + "\n" for r in rounds), encoding="utf-8")
-    return path
-
-
-def env_for(home: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ADAMM_") or k == "ADAMM_MODEL_CACHE"}
-    return {**env, "ADAMM_HOME": str(home), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "TQDM_DISABLE": "1"}
 
 
 @pytest.fixture(scope="module")

@@ -27,6 +27,7 @@ from adamm.nodes.hierarchy import EVENTS
 from adamm.nodes.ingest import ROUNDS_SPACE
 from adamm.stores.units import text_space
 from adamm.stores.vectors import VectorStore
+from adamm.tests.scripts import env_for, write_jsonl
 
 #: The ``adamm`` command of this environment, run through this Python (``python -m adamm`` is
 #: the installed entry point): never whatever ``adamm`` happens to be first on PATH.
@@ -78,16 +79,6 @@ def history(n: int = 16) -> list[dict]:
         out.append({"round_id": f"r{i}", "session_id": f"s{i // 6}", "timestamp": f"2025-03-{i // 2 + 1:02d}T{8 + (i % 2) * 10:02d}:00:00",
                     "user_text": text, "assistant_text": "Noted."})
     return out
-
-
-def write_jsonl(path: Path, rounds: list[dict]) -> Path:
-    path.write_text("".join(json.dumps(r) + "\n" for r in rounds), encoding="utf-8")
-    return path
-
-
-def env_for(home: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ADAMM_") or k == "ADAMM_MODEL_CACHE"}
-    return {**env, "ADAMM_HOME": str(home), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "TQDM_DISABLE": "1"}
 
 
 def run_and_kill(tmp: Path, home: Path, args: list[str], target: str, when: str, nth: int) -> None:
