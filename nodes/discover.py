@@ -43,7 +43,8 @@ def fill_slots(sql: SqlStore, memory_id: str, resolver: AttributeResolver, round
         by_record[(o.round_id, o.record)].append(o)
     # "Seelvin €20.12" read as paid to Seelvin: a text value that is the name a measured field is
     # known by is that field's label, no category value
-    measured_names = {n for k in resolver.known.values() if k.kind != "text" for n in (k.name, *k.aliases)}
+    measured = [k for k in resolver.known.values() if k.kind != "text"]
+    measured_names = {n for k in measured for n in (k.name, *k.aliases)}
     unlabelled = {key[0] for key, group in by_record.items() if key[0] not in batch_ids
                   and any(_is_label(o, measured_names) for o in group)}
     by_record = {key: [o for o in group if not _is_label(o, measured_names)] for key, group in by_record.items()}
@@ -51,8 +52,7 @@ def fill_slots(sql: SqlStore, memory_id: str, resolver: AttributeResolver, round
     texts = {key: next((o.context for o in group if o.context), "") for key, group in by_record.items()}
     labelled = [(o.attribute, o.value_text) for group in by_record.values() for o in group
                 if o.value_text and o.value_num is None and o.attribute not in DEFAULT_CONTEXT_ATTRIBUTES]
-    measured = [k for k in resolver.known.values() if k.kind != "text"]
-    exclude = {w for k in measured for name in (k.name, *k.aliases) for w in name.split("_")}
+    exclude = {w for name in measured_names for w in name.split("_")}
     exclude |= {k.unit for k in measured if k.unit and k.unit.isalpha()}
     model = SlotModel().fit([t for t in texts.values() if t], labelled, exclude)
     if not model.slots_ and not model.values_:
