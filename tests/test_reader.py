@@ -191,3 +191,50 @@ def test_the_name_beside_the_asked_thing() -> None:
 def test_which_thing_do_i_use_without_a_name_beside_it_reads_the_sentence() -> None:
     rounds = [unit("E1", "2025-02-01", 1, "For audiobooks I use the library app on my old phone.", "Handy.")]
     assert "library app" in read_answer("Which app do I use for audiobooks?", rounds)[0]
+
+
+@pytest.mark.parametrize("said, name", [
+    ("We finally named the sailboat Quillowen after my grandmother.", "Quillowen"),
+    ("My sister calls her old sailboat Tarnby.", "Tarnby"),
+    ("The new sailboat is called Vellamo, by the way.", "Vellamo"),
+    ("The sailboat's name is Brumwick.", "Brumwick"),
+    ("The name of the sailboat is Zerbo.", "Zerbo"),
+    ("We bought a sailboat last week and called it Pomfrey.", "Pomfrey"),
+    ("I kept a kayak named Mossgrove and a sailboat named Tindle.", "Tindle"),  # the asked thing's name, not the first
+])
+@pytest.mark.parametrize("question", [
+    "What is the sailboat called?", "What is the name of the sailboat?", "What did we name the sailboat?",
+    "What's the sailboat's name?", "What is our sailboat called?",
+])
+def test_a_name_question_finds_the_sentence_that_names_the_thing(said: str, name: str, question: str) -> None:
+    """Every way of asking for a thing's name reads every way of giving it one (invented nouns
+    and names, so nothing here is a word the rules could know)."""
+    rounds = [unit("E1", "2025-04-01", 1, "The marina fees went up again this spring.", "That adds up."),
+              unit("E2", "2025-04-02", 2, said, "What a lovely name.")]
+    known = frozenset(w for u in rounds for w in tokenize(u["text"]))
+    assert answer_type(question) == "name"
+    assert read_answer(question, rounds, known=known) == (name, ["E2"])
+
+
+@pytest.mark.parametrize("said, question, name", [
+    ("Our tortoise's name is Brumwick.", "What is the tortoise called?", "Brumwick"),
+    ("The greenhouse out back is called Vellamo.", "What is the name of the greenhouse?", "Vellamo"),
+    ("We named the beagle puppy Biscuit.", "What is the puppy called?", "Biscuit"),  # "the puppy" finds "the beagle puppy"
+    ("My sister calls her old hatchback Tarnby.", "What does my sister call her hatchback?", "Tarnby"),
+    ("Lena adopted a ferret and named him Quorrin.", "What is the name of Lena's ferret?", "Quorrin"),
+])
+def test_names_given_to_other_things(said: str, question: str, name: str) -> None:
+    rounds = [unit("E1", "2025-04-02", 1, said)]
+    assert read_answer(question, rounds, known=frozenset(tokenize(rounds[0]["text"]))) == (name, ["E1"])
+
+
+def test_no_name_given_is_no_name_read() -> None:
+    """A capitalized day after the thing is not its name, and a thing the rounds never name is
+    declined; "what did she call X" with only a common-noun answer quotes the sentence."""
+    rounds = [unit("E1", "2025-04-02", 1, "I called the plumber Monday about the leak.")]
+    known = frozenset(tokenize(rounds[0]["text"]))
+    assert read_answer("What is the plumber called?", rounds, known=known)[0] == NOT_MENTIONED
+    rounds = [unit("E1", "2025-04-02", 1, "My neighbour joked that the trail felt like a 'flower road'.")]
+    known = frozenset(tokenize(rounds[0]["text"]))
+    answer, cited = read_answer("What did my neighbour jokingly call the trail we walked on?", rounds, known=known)
+    assert "flower road" in answer and cited == ["E1"]

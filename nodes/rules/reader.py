@@ -5,8 +5,9 @@ wants an image id, "on which date" a date, "how many" a count, "did A before B" 
 is the name of" a name. The reader detects that type (:func:`answer_type`) and extracts it from
 the evidence only - the date of the round that holds the question's content, the image whose
 caption and round fit the question best, the number of distinct images or rounds that name the
-counted thing, the order of the two rounds that hold the two events, the name next to the
-question's words - and otherwise falls back to the best sentence. It never answers from what
+counted thing, the order of the two rounds that hold the two events, the name given to the
+thing the question asks about however it was given ("we named the puppy Biscuit", "the puppy is
+called Biscuit", "its name is Biscuit") - and otherwise falls back to the best sentence. It never answers from what
 answers usually are: where the evidence cannot decide, it declines.
 
 When to decline was measured on the Mem-Gallery development split (coverage of the question's
@@ -55,8 +56,11 @@ _ORDER_Q = re.compile(r"^\s*(?:did|was|were|had|has|is)\b(?P<a>.+?)\b(?P<rel>bef
                       r"earlier\s+than|later\s+than)\b(?P<b>.+?)[?.]?\s*$", re.I | re.S)
 _YESNO_Q = re.compile(r"^\s*(?!do\s+you\s+(?:remember|recall|know)\b|can\s+you\b|could\s+you\b)"
                       r"(?:did|does|do|is|are|was|were|has|have|had|can|could|will|would|should)\b", re.I)
-_NAME_Q = re.compile(r"\bwhat\s+(?:is|was)\s+(?:the\s+)?name\s+of\b|\bwhat\s+(?:is|was)\s+(?:[\w'’]+\s+){1,3}called\b|"
-                     r"\bwhat\s+(?:is|was)\s+(?:\w+\s+){0,2}\w+(?:'s|’s)\s+name\b|^\s*who\b", re.I)
+#: "What did we name the puppy?", "what do they call their boat?": asking for the name given.
+_GAVE_NAME_Q = r"\bwhat\s+(?:did|do|does|will|would|should)\s+(?:[\w'’]+\s+){1,3}?(?:name|call)\b"
+_WHAT_IS = r"\bwhat(?:\s+is|\s+was|'s|’s)\s+"
+_NAME_Q = re.compile(_WHAT_IS + r"(?:the\s+)?name\s+of\b|" + _WHAT_IS + r"(?:[\w'’]+\s+){1,3}called\b|"
+                     + _WHAT_IS + r"(?:\w+\s+){0,2}\w+(?:'s|’s)\s+name\b|^\s*who\b|" + _GAVE_NAME_Q, re.I)
 #: "Which e-reader do I use?", "What car do I drive?": the name of the asker's own thing.
 _OWN_THING_Q = re.compile(r"^\s*(?:which|what)\s+(?P<x>[a-z][\w -]{1,30}?)\s+(?:do|did)\s+(?:i|we)\s+(?:use|drive|own|have|ride)\b", re.I)
 _IMAGE_LINE = re.compile(r"\[image (?P<id>[^\]\s]+)\]\s*(?P<caption>[^\n|\]]*)")
@@ -118,7 +122,8 @@ def read_answer(question: str, evidence: Sequence[dict[str, Any]], *, known: fro
         return _image(asked, question, units)
     if known is not None and _unsaid_place(asked, known):
         return NOT_MENTIONED, []  # "Which museum did we visit in Lisbon?" of a memory that never said Lisbon
-    if (kind in ("yesno", "name") or _MY_FACT.match(asked)) and known is not None and unsaid(asked, known):
+    gated = _ASKS_GIVEN_NAME.sub(" ", asked) if kind == "name" else asked  # "what does she call X": "call" asks
+    if (kind in ("yesno", "name") or _MY_FACT.match(asked)) and known is not None and unsaid(gated, known):
         # "Did Maya discuss making sourdough bread?": a yes can only rest on a word the memory
         # said; an open question ("what aspects ...") asks in its own words, and is read anyway
         return NOT_MENTIONED, []
@@ -154,10 +159,11 @@ def read_answer(question: str, evidence: Sequence[dict[str, Any]], *, known: fro
             return found
     if kind == "name":
         found = _name(about, ranked)
-        if found[0] != NOT_MENTIONED or not _OWN_THING_Q.search(asked):
+        if found[0] != NOT_MENTIONED or not (_OWN_THING_Q.search(asked) or re.search(_GAVE_NAME_Q, asked, re.I)):
             return found
         # "which card do I use for audiobooks": no name beside the thing, but the best round
-        # may still say which one ("my library card") - its sentence answers
+        # may still say which one ("my library card"); "what did she call the trail": what she
+        # called it may be no proper name ("a flower road") - its sentence answers
     if kind == "quantity":
         found = _quantity(about, units)
         if found:
@@ -484,11 +490,64 @@ def _beside(thing: str, text: str) -> str | None:
     return None
 
 
+_DET = r"(?:(?:the|my|our|your|his|her|their|a|an|this|that|new)\s+)*"
+#: Where the asked thing's words end: the question's end, a preposition or a relative clause
+#: ("the trail *they walked on*").
+_THING_END = r"\s*(?=[?.,]|$|\b(?:in|on|at|from|after|during|when|because|that|who|which|whom|we|you|i|he|she|they)\b)"
+#: The thing a question asks the given name of: "what is *the puppy* called", "the name of *Lena's
+#: dog*", "what is *the boat*'s name", "what did we name *the puppy*". Its last word is matched in
+#: the rounds, so "the puppy" finds "the beagle puppy".
+_NAMED_THING = re.compile(
+    r"\bname\s+of\s+" + _DET + r"(?P<a>[\w'’-]+(?:\s+[\w'’-]+){0,3}?)" + _THING_END +
+    r"|\bwhat(?:\s+is|\s+was|\s+are|\s+were|'s|’s)\s+" + _DET + r"(?P<b>[\w'’-]+(?:\s+[\w'’-]+){0,3}?)\s+(?:called|named)\b"
+    r"|" + _WHAT_IS + _DET + r"(?P<c>[\w-]+(?:\s+[\w-]+){0,2}?)(?:'s|’s)\s+name\b"
+    r"|" + _GAVE_NAME_Q + r"\s+" + _DET + r"(?P<d>[\w'’-]+(?:\s+[\w'’-]+){0,3}?)" + _THING_END, re.I)
+
+
+def _thing_named(asked: str) -> str | None:
+    """The head word of the thing a name question asks about (``_NAMED_THING``), lower case."""
+    m = _NAMED_THING.search(asked)
+    if m is None:
+        return None
+    words = (m.group("a") or m.group("b") or m.group("c") or m.group("d")).split()
+    for i in range(1, len(words) - 1):  # "the flower species Alex discovered": a clause of its own
+        if words[i][:1].isupper() and not re.search(r"['’]s$", words[i]) and re.fullmatch(r"[a-z]+ed", words[i + 1]):
+            words = words[:i]
+            break
+    head = re.sub(r"['’]s$", "", words[-1].lower()) if words else ""
+    return head if re.fullmatch(r"[a-z][\w-]*", head) else None
+
+
+def _naming(head: str, text: str) -> str | None:
+    """The name a text gives the thing ``head`` stands for, in any of the ways a name is given:
+    "we named the puppy Biscuit", "we call our beagle puppy Biscuit", "the puppy is called
+    Biscuit", "the puppy's name is Biscuit", "the name of the puppy is Biscuit", "a puppy named
+    Biscuit". Only a capitalized name counts, and never a day ("called the vet Monday")."""
+    h = rf"(?i:\b{re.escape(head)}(?:e?s)?)"
+    det, some = rf"(?i:{_DET})", r"(?:[\w'’-]+\s+){0,2}?"
+    patterns = (rf"(?i:\b(?:named|names|name|called|calls|call|calling|dubbed))\s+{det}{some}{h}\s+(?P<n>{_PROPER})",
+                rf"{h}(?:\s+[\w-]+){{0,2}}?(?:['’]s|\s+(?i:is|was|are|were|got|gets|has\s+been|had\s+been))\s+"
+                rf"(?i:(?:now|still|also|officially)\s+)?(?i:called|named|known\s+as)\s+(?P<n>{_PROPER})",
+                rf"{h}['’]s\s+(?i:name\s+(?:is|was))\s+(?P<n>{_PROPER})",
+                rf"(?i:\bname\s+of\s+){det}{some}{h}\s+(?i:is|was)\s+(?P<n>{_PROPER})",
+                rf"{h}\s+(?i:named|called)\s+(?P<n>{_PROPER})")
+    for pattern in patterns:
+        for m in re.finditer(pattern, text):
+            name = m.group("n").strip(" .,")
+            if name.split()[0].lower().strip("’'") not in _NOT_A_LABEL and not find_dates(name, None):
+                return name
+    return None
+
+
+#: The asking verb of "what did we name / call X": not a word the round must hold.
+_ASKS_GIVEN_NAME = re.compile(r"(?<=\s)(?:name|call)(?=\s)", re.I)
+
+
 def _name_support(asked: str, units: list[dict[str, Any]]) -> list[tuple[float, dict[str, Any]]]:
     """``by_support`` for a name question, a unit's support the better of the question's words
     with or without the ones asking for a name: a round may say "his name is Karl" or only
     "my coach, Tom Aldous," - both hold the answer."""
-    whole, bare = content(asked), content(" ".join(ASKS_NAME.sub(" ", asked).split()))
+    whole, bare = content(asked), content(" ".join(_ASKS_GIVEN_NAME.sub(" ", ASKS_NAME.sub(" ", asked)).split()))
     scored = [(max(support(whole, t), support(bare, t)), i, u) for i, u in enumerate(units) for t in [_own_text(u)]]
     scored.sort(key=lambda x: (-x[0], x[1]))
     return [(s, u) for s, _, u in scored]
@@ -500,10 +559,14 @@ def _name(asked: str, ranked: list[tuple[float, dict[str, Any]]]) -> tuple[str, 
     asked_names = {w.lower() for w in re.findall(r"[A-Z][\w'’-]*", asked)}
     own = _OWN_THING_Q.search(asked) or _ASKED_THING.search(asked)
     thing = own.group("x").strip() if own else None
+    head = _thing_named(asked)
     for s, u in ranked:  # the best rounds, ranked by _name_support
         if s < MIN_SUPPORT:
             break
         text = _own_text(u)
+        name = _naming(head, text) if head else None
+        if name and name.lower() not in asked_names:
+            return name, [u["unit_id"]]  # the name given to the asked thing itself, before any other name
         for m in _NAMED.finditer(text):
             name = (m.group("n") or m.group("n2") or "").strip()
             if name and name.lower() not in asked_names:
