@@ -1,11 +1,11 @@
 """The six memory tools of adamm as LangChain tools, for a host agent's own tool loop.
 
+    from langchain.agents import create_agent
     from adamm.tools import memory_tools
-    from langgraph.prebuilt import create_react_agent
 
-    agent = create_react_agent(model, memory_tools("ada"))
+    agent = create_agent(model, memory_tools("ada"))
 
-A host that already plans with a ReAct loop does not need our ``query`` graph: it can call
+A host that already plans with its own tool loop does not need our ``query`` graph: it can call
 Lookup / Filter / Compute / Rank over the induced tables and SemanticMatch / EventLocate over
 the retrieval hierarchy itself. The tools are bound to one memory when they are built, so a
 model can never name another tenant's memory in its arguments.

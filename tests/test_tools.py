@@ -1,4 +1,4 @@
-"""The six memory tools as LangChain tools, driven directly and by a host ReAct agent.
+"""The six memory tools as LangChain tools, driven directly and by a host agent (``create_agent``).
 
 The demo history has five sleep dashboards (an induced ``sleep_log`` table) and a few chats, so
 every tool has an exact answer to check. The agent's model is scripted: what is under test is
@@ -159,8 +159,8 @@ class ScriptedModel(GenericFakeChatModel):
         return self
 
 
-def test_react_agent_recovers_from_a_tool_error(ctx: Context) -> None:
-    from langgraph.prebuilt import create_react_agent
+def test_an_agent_recovers_from_a_tool_error(ctx: Context) -> None:
+    from langchain.agents import create_agent
 
     script = iter([
         AIMessage("", tool_calls=[{"id": "c1", "name": "Compute", "args": {"table": "naps", "target": "deep_sleep", "operator": "avg"}}]),
@@ -168,7 +168,7 @@ def test_react_agent_recovers_from_a_tool_error(ctx: Context) -> None:
         AIMessage("About 1.12 h of deep sleep per night."),
     ])
     model = ScriptedModel(messages=script)
-    agent = create_react_agent(model, memory_tools(DEMO_MEMORY, ctx))
+    agent = create_agent(model, memory_tools(DEMO_MEMORY, ctx))
     out = agent.invoke({"messages": [HumanMessage("What was my average deep sleep?")]})
 
     assert {t.name for t in model.bound} == set(TOOL_NAMES)
