@@ -245,8 +245,14 @@ class Memory:
         from adamm.nodes.backends import backends  # noqa: PLC0415 - opens the stores
 
         sql = backends(self.context).sql
+        tables = sql.tables(self.memory_id)
+        if table is not None and table not in {t.name for t in tables}:
+            # table names are discovered from the data: a guessed name is the usual mistake, so say which exist
+            from adamm.stores.sql_base import StoreError  # noqa: PLC0415 - heavy (stores): `import adamm.memory` stays light
+
+            raise StoreError(f"unknown table {table!r}; this memory has: {', '.join(t.name for t in tables) or 'no tables yet'}")
         docs = []
-        for t in [sql.table(self.memory_id, table)] if table else sql.tables(self.memory_id):
+        for t in [sql.table(self.memory_id, table)] if table else tables:
             rows = sql.select_rows(self.memory_id, t.name)
             docs.append({
                 "name": t.name,

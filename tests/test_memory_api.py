@@ -13,6 +13,7 @@ from adamm.memory import Answer, Citation, IngestReport, Memory, TableInfo, _ima
 from adamm.nodes.context import ConfigError
 from adamm.nodes.ingest import InputError
 from adamm.stores.records import Round
+from adamm.stores.sql_base import StoreError
 
 CHATS = [
     {"round_id": "r1", "session_id": "s1", "timestamp": "2025-03-04T08:00:00",
@@ -49,6 +50,11 @@ def test_ingest_ask_tables_round_trip(home: Path) -> None:
     assert len(rows) == 5 and {"source", "order", "time", "observed_at"} <= set(rows[0])
     assert {c.name: c.unit for c in table.columns}["deep_sleep"] == "h"
     assert Memory("nobody").tables() == []
+    # table names are discovered: a guessed one is refused with the names there are
+    with pytest.raises(StoreError, match=r"^unknown table 'sleeplog'; this memory has: sleep_log$"):
+        mem.rows("sleeplog")
+    with pytest.raises(StoreError, match=r"this memory has: no tables yet$"):
+        Memory("nobody").rows("sleep_log")
 
 
 def test_async_twins_match_sync(home: Path) -> None:
