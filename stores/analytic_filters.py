@@ -6,6 +6,13 @@ SQLAlchemy predicate over bound parameters. Values are matched the way people sa
 means the whole day (or month), text equality ignores case, and a categorical text value also
 matches the stored spellings that carry the same words ("debit card" ~ "DEBIT CARD ****7730"),
 because a planner only ever sees a sample of a column's values.
+
+Three forms reach past one column's value, because questions name subsets the columns do not
+hold: ``mentions`` searches the words each record was read from (``captions``: "evening
+readings", "on the gravel bike"); ``{any: [filter, ...]}`` keeps rows meeting one of its filters
+("systolic or diastolic past the target"); and a filter with ``table`` and ``via`` is a condition
+on another table's rows linked by a column both have (``{column: genre, value: memoir, table:
+book_log, via: book}`` over reading sessions: the sessions of memoirs).
 """
 
 from __future__ import annotations

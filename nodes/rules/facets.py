@@ -18,7 +18,9 @@ general families, never with sentences seen in one data set:
    column of app and brand names would only mislead the planner.
 
 A facet never makes a record on its own (the caller attaches facets to records made of
-measured values), and vocabularies that are ambiguous outside their domain (genre, format,
+measured values: a record's measured fields choose its table and its facets ride along, so two
+record types that share a book or a station still get a table each, and a categorical field
+alone never makes one), and vocabularies that are ambiguous outside their domain (genre, format,
 fuel grade, expense category) are read only when the text is about that domain.
 """
 

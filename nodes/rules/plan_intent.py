@@ -6,6 +6,22 @@ the question asks *which day*); most recent / first -> Compute last / first; "wh
 less than" -> Filter; "A or B" -> two Computes; "go up or down" -> Compute trend; anything else
 -> EventLocate. The phrases that tell an intent (which day, the extreme, the plural noun whose
 values are listed, the predicate of a share) are read again when the steps are instantiated.
+
+Intents past the paper's, each because a question of the development sets asks it and no
+combination of the above answers it:
+
+* "what share of my rides were commutes" -> Compute share with the condition;
+* "which station most often", "which month had the lowest average", "the most sessions" ->
+  Compute group_by (a column, or month / day / weekday / year), counting groups when the noun
+  is the records themselves;
+* "did it rise or fall between February and April" -> the two periods compared, answered
+  increased / decreased; "did I run more kilometres in March or April" -> their totals compared;
+* "net change", "how much did my weight change since I started" -> Compute delta (last - first);
+* "which routes did I ride that week" -> the column's distinct values; "on which route was my
+  slowest ride", "which team did we play last" -> the named column of the extreme or latest row;
+* a value the question compares with but does not state ("more power than the cap my coach
+  set") is found by EventLocate first and becomes the filter value; a question about a fact
+  said once ("my reading goal") goes to retrieval, since no table's records talk about it.
 """
 
 from __future__ import annotations
