@@ -19,6 +19,8 @@ combination of the above answers it:
 * "net change", "how much did my weight change since I started" -> Compute delta (last - first);
 * "which routes did I ride that week" -> the column's distinct values; "on which route was my
   slowest ride", "which team did we play last" -> the named column of the extreme or latest row;
+* "go up or down" -> Compute trend, a least-squares slope (robust to one odd first or last value);
+  "on the day I slept the least, ..." -> Rank, then a Compute bounded by the day it found;
 * a value the question compares with but does not state ("more power than the cap my coach
   set") is found by EventLocate first and becomes the filter value; a question about a fact
   said once ("my reading goal") goes to retrieval, since no table's records talk about it.

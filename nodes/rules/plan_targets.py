@@ -1,6 +1,11 @@
 """The (table, column) a question is about: the column of the planning context whose words, units
 and sampled values best match the question's remaining words (MiniLM cosine plus word overlap).
 
+Besides column names, the words matched are the labels values were written under (``pul``,
+``moving time``), units (a unit the question names in words picks the column of that unit; "per
+litre" a price) and sampled values, since a question uses the words of the records, not of the
+induced schema.
+
 When no column matches well (:data:`adamm.nodes.rules.plan_columns.MIN_COLUMN_SCORE`) the
 question goes to retrieval: the rules backend does not guess a table.
 """
