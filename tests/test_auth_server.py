@@ -198,6 +198,38 @@ def test_mcp_callers_are_their_keys_and_a_refusal_is_a_tool_error(server: Server
     assert "Rex" in data(bob)["answer"]
 
 
+def test_readme_key_examples_run_against_the_server(server: Server, capsys: pytest.CaptureFixture[str]) -> None:
+    """README's keyed SDK call and its MCP client configuration, as written but for the
+    server's address and alice's real key: the SDK answers from alice's own memory, and the
+    configuration's URL and headers are all an MCP client needs to list the tools."""
+    import asyncio
+
+    import httpx2
+    from mcp import Client
+    from mcp.client.streamable_http import streamable_http_client
+
+    from adamm.tests.readme import blocks_tested_by, check_printed
+
+    sdk, config = blocks_tested_by("test_readme_key_examples_run_against_the_server")
+    assert (sdk.lang, config.lang) == ("python", "json")
+
+    def as_written(text: str) -> str:
+        assert "http://127.0.0.1:8123" in text and "<alice's key>" in text
+        return text.replace("http://127.0.0.1:8123", server.url).replace("<alice's key>", KEYS["alice"])
+
+    exec(compile(as_written(sdk.body), sdk.where, "exec"), {})  # noqa: S102 - README's own example
+    check_printed(sdk, capsys.readouterr().out)
+
+    (entry,) = json.loads(as_written(config.body))["mcpServers"].values()
+
+    async def tools() -> list[str]:
+        async with httpx2.AsyncClient(headers=entry["headers"], timeout=RUN_TIMEOUT) as http_client, \
+                Client(streamable_http_client(entry["url"], http_client=http_client)) as client:
+            return [t.name for t in (await client.list_tools()).tools]
+
+    assert asyncio.run(tools()) == ["remember", "ask", "tables", "rows", "forget"]
+
+
 # -- the rules themselves ------------------------------------------------------------------------
 
 

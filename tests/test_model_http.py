@@ -406,8 +406,10 @@ def test_the_readme_model_recipes_run_against_a_server(home, tmp_path) -> None:
     import subprocess
     import sys
 
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
-    block = re.search(r"### Models\n.*?```bash\n(.*?)```", readme, flags=re.S).group(1)
+    from adamm.tests.readme import blocks_tested_by
+
+    (readme_block,) = blocks_tested_by("test_the_readme_model_recipes_run_against_a_server")
+    block = readme_block.body
     assert "adamm ingest sleep.jsonl" in block and "ADAMM_MODEL_BASE_URL=" in block
     write(tmp_path / "sleep.jsonl")
     env = {k: v for k, v in os.environ.items() if not k.startswith("ADAMM_") or k == "ADAMM_MODEL_CACHE"}

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from adamm.tests.readme import blocks_tested_by, check_printed
 from adamm.tests.servers import REPO, Server, start_langgraph_dev
 
 RUN_TIMEOUT = 300  # the first ingestion also loads the text encoder inside the server
@@ -107,12 +108,12 @@ def test_schemas_are_narrow_and_public(server: Server, client) -> None:
 
 
 def test_ingest_query_and_stream_over_http(server: Server, client) -> None:
-    out = client.runs.wait(None, "ingest", input={"memory_id": "ada", "rounds": ROUNDS})
+    out = client.runs.wait(None, "ingest", input={"memory_id": "lisbon-trip", "rounds": ROUNDS})
     assert isinstance(out, dict) and "stored" in out, explain(server, f"ingest returned {out!r}")
     assert set(out) == {"memory_id", "stored", "cost"}
     assert (out["stored"]["rounds_added"], out["stored"]["units_indexed"]) == (3, 3)
 
-    res = client.runs.wait(None, "query", input={"memory_id": "ada", "question": "What did we name the beagle puppy?"},
+    res = client.runs.wait(None, "query", input={"memory_id": "lisbon-trip", "question": "What did we name the beagle puppy?"},
                            context={"answerer": "rules"})
     assert isinstance(res, dict) and "answer" in res, explain(server, f"query returned {res!r}")
     assert "Biscuit" in res["answer"]
@@ -120,14 +121,14 @@ def test_ingest_query_and_stream_over_http(server: Server, client) -> None:
     assert not {"memory_id", "question"} & set(res)  # input and private keys stay inside
     assert isinstance(res["cost"], list) and res["cost"]
 
-    image = client.runs.wait(None, "query", input={"memory_id": "ada", "question": "Which bridge over the river did I photograph?"})
+    image = client.runs.wait(None, "query", input={"memory_id": "lisbon-trip", "question": "Which bridge over the river did I photograph?"})
     assert image["citations"] and image["citations"][0]["image_ids"] == ["img-lisbon"], explain(server, repr(image))
     other = client.runs.wait(None, "query", input={"memory_id": "someone-else", "question": "What did we name the beagle puppy?"})
     assert other["citations"] == [] and "Biscuit" not in other["answer"]  # tenants stay apart over HTTP too
 
     assistant = next(a for a in client.assistants.search(graph_id="query") if a["graph_id"] == "query")
     served_nodes = {n["id"] for n in client.assistants.get_graph(assistant["assistant_id"])["nodes"]} - {"__start__", "__end__"}
-    updates = [part for part in client.runs.stream(None, "query", input={"memory_id": "ada", "question": "What did we name the beagle puppy?"},
+    updates = [part for part in client.runs.stream(None, "query", input={"memory_id": "lisbon-trip", "question": "What did we name the beagle puppy?"},
                                                    stream_mode="updates") if part.event == "updates"]
     streamed = [name for part in updates for name in part.data]
     assert streamed and set(streamed) <= served_nodes, explain(server, f"streamed {streamed}, graph has {served_nodes}")
@@ -136,7 +137,7 @@ def test_ingest_query_and_stream_over_http(server: Server, client) -> None:
 
 
 def test_invalid_context_fails_the_run_with_the_field_named(server: Server, client) -> None:
-    out = client.runs.wait(None, "query", input={"memory_id": "ada", "question": "Anything?"}, context={"theta_support": 0},
+    out = client.runs.wait(None, "query", input={"memory_id": "lisbon-trip", "question": "Anything?"}, context={"theta_support": 0},
                            raise_error=False)
     assert out["__error__"]["error"] == "ConfigError", explain(server, repr(out))
     assert "theta_support" in out["__error__"]["message"]
@@ -198,14 +199,27 @@ def test_mcp_tools_over_streamable_http_on_an_open_server(server: Server, client
 def test_readme_mcp_example_runs_against_the_server(server: Server, capsys: pytest.CaptureFixture[str]) -> None:
     """README's MCP Python block, as written but for the server's address (an open server
     ignores the key header), prints the tool names and the cited answer its comments give."""
-    import re
-
-    section = (REPO / "README.md").read_text(encoding="utf-8").split("#### MCP\n", 1)[1].split("\n### ", 1)[0]
-    (block,) = re.findall(r"```python\n(.*?)```", section, re.S)
-    exec(compile(block.replace("http://127.0.0.1:8123", server.url), "README.md#mcp", "exec"), {})  # noqa: S102
-    names, answer = capsys.readouterr().out.splitlines()
+    (block,) = blocks_tested_by("test_readme_mcp_example_runs_against_the_server")
+    exec(compile(block.body.replace("http://127.0.0.1:8123", server.url), block.where, "exec"), {})  # noqa: S102
+    out = capsys.readouterr().out
+    check_printed(block, out)
+    names, answer = out.splitlines()
     assert names == "['remember', 'ask', 'tables', 'rows', 'forget']"
-    assert "Biscuit" in answer and "'round_id': 'r1'" in answer, explain(server, answer)
+    assert answer.startswith("Biscuit ") and "'round_id': 'r1'" in answer, explain(server, answer)
+
+
+def test_readme_sdk_example_runs_against_the_server(server: Server, capsys: pytest.CaptureFixture[str]) -> None:
+    """README's SDK block, as written but for the server's address: it stores a round, reads
+    the answer with its citation, and streams one update per node of the query graph."""
+    (block,) = blocks_tested_by("test_readme_sdk_example_runs_against_the_server")
+    assert "http://127.0.0.1:2024" in block.body
+    exec(compile(block.body.replace("http://127.0.0.1:2024", server.url), block.where, "exec"), {})  # noqa: S102
+    out = capsys.readouterr().out
+    check_printed(block, out)
+    first, *streamed = out.splitlines()
+    assert first.startswith("Biscuit [{'round_id': 'r1'"), explain(server, out)
+    nodes = [line.split(" ", 1)[1] for line in streamed if line.startswith("updates ")]
+    assert nodes[0] == "['normalize']" and nodes[-1] == "['answer']" and len(nodes) >= 6, explain(server, out)
 
 
 def test_every_role_over_the_wire_behind_the_server(server: Server, client) -> None:
