@@ -51,7 +51,13 @@ UNITS: dict[str, tuple[str, float]] = {
     "m/s": ("speed", 3.6),
     **dict.fromkeys(("eur", "€", "euro", "euros"), ("money", 1.0)),
     **dict.fromkeys(("l", "litre", "litres", "liter", "liters"), ("volume", 1.0)),
+    # a pace, in seconds per kilometre
+    **dict.fromkeys(("sec_per_km", "s_per_km", "s/km", "sec/km"), ("pace", 1.0)),
+    **dict.fromkeys(("min/km", "min_per_km"), ("pace", 60.0)),
+    **dict.fromkeys(("min/mi", "min_per_mi", "min_per_mile"), ("pace", 60.0 / 1.609344)),
 }
+#: name endings that are one unit written over several ``_`` parts (``pace_sec_per_km``)
+_UNIT_TAILS = ("sec_per_km", "s_per_km", "min_per_km", "min_per_mi", "min_per_mile")
 #: a truth field's unit from its name: the whole name, else its last ``_`` part
 FIELD_UNIT_NAMES = {"minutes": "min", "litres": "l", "kmh": "km/h"}
 
@@ -63,6 +69,9 @@ def field_unit(name: str) -> tuple[str, float] | None:
     whole = FIELD_UNIT_NAMES.get(low, low)
     if whole in UNITS:
         return UNITS[whole]
+    for tail in _UNIT_TAILS:
+        if low.endswith("_" + tail):
+            return UNITS[tail]
     if "_" in low:
         last = low.rsplit("_", 1)[-1]
         return UNITS.get(FIELD_UNIT_NAMES.get(last, last))

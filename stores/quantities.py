@@ -398,7 +398,8 @@ def _from_match(m: re.Match[str], clock_as: str) -> Quantity | None:
     if kind == "clock":
         a, b = float(g("c_a")), float(g("c_b"))
         if g("c_pace"):
-            unit = "min/mi" if "mi" in g("c_pace").lower() else "min/km"
+            # "min/km" holds "mi" too: the unit is the word after "/" or "per".
+            unit = "min/mi" if re.search(r"(?:/|per)\s?mi", g("c_pace").lower()) else "min/km"
             return _mk(a + b / 60.0, unit, raw)
         mode = clock_as
         if g("c_unit"):

@@ -62,6 +62,13 @@ def test_numbers_match_within_tolerance_and_after_unit_conversion():
     assert not bd.cell_matches("pulse_bpm", 66, True)
 
 
+def test_a_pace_in_seconds_per_km_matches_a_column_in_minutes_per_km_or_mile():
+    assert bd.field_unit("pace_sec_per_km") == ("pace", 1.0)
+    assert bd.cell_matches("pace_sec_per_km", 304, 5 + 4 / 60, "min/km", "pace")
+    assert bd.cell_matches("pace_sec_per_km", 323.1, 8 + 40 / 60, "min/mi", "pace")
+    assert not bd.cell_matches("pace_sec_per_km", 304, 5 + 4 / 60, "min/mi", "pace")
+
+
 def test_text_matches_case_insensitively_or_as_whole_words():
     assert bd.cell_matches("route", "Studio commute", "studio COMMUTE")
     assert bd.cell_matches("route", "Studio commute", "Commute' (Studio commute)")

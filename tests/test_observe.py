@@ -70,6 +70,18 @@ def test_durations_in_the_largest_unit_written(text: str, minutes: float) -> Non
     assert sp.unit == ("h" if re.search(r"h|:\d\d:", text) else "min")
 
 
+@pytest.mark.parametrize("text, unit, value", [
+    ("pace 05:04 /km", "min/km", 5 + 4 / 60), ("avg pace 5:04 min/km", "min/km", 5 + 4 / 60),
+    ("pace 8:40 per mile", "min/mi", 8 + 40 / 60), ("8:40/mi pace", "min/mi", 8 + 40 / 60),
+])
+def test_a_pace_is_one_value_per_distance_not_a_duration_or_a_clock_time(text: str, unit: str, value: float) -> None:
+    masked = [(d.start, d.end) for d in find_dates(text, date(2026, 3, 2))]
+    (sp,) = find_spans(text, masked)
+    assert (sp.unit, sp.dimension) == (unit, "pace") and sp.label.endswith("pace") and sp.num == pytest.approx(value)
+    # the same clock with no distance after it stays a clock time (masked) or a duration
+    assert not any(s.dimension == "pace" for s in find_spans("at 05:04 we left", [(d.start, d.end) for d in find_dates("at 05:04 we left", None)]))
+
+
 def test_percent_forms() -> None:
     assert [s.num for s in find_spans("score 72 % · efficiency 78 percent · 89% of the night")] == [72, 78, 89]
     assert all(s.unit == "%" for s in find_spans("72 % and 78 percent"))

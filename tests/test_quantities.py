@@ -89,6 +89,8 @@ NAME = re.compile(r"^[a-z][a-z0-9_]{0,47}$")
         ("25 square meters", 25.0, "m2", "area"),
         ("2 L", 2.0, "L", "volume"),
         ("5:42 /km", 5.7, "min/km", "pace"),
+        ("5:42 min/km", 5.7, "min/km", "pace"),  # "min/km" holds the letters "mi" too
+        ("8:40 per mile", 8 + 40 / 60, "min/mi", "pace"),
         ("12 km/h", 12.0, "km/h", "speed"),
     ],
 )

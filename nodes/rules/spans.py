@@ -10,6 +10,8 @@ One scan, several small *pattern families*, each a regex over the same text and 
   a price per unit - ``1,890 €/L``, ``1.765 EUR/L``, ``1,755 €/l``, ``$3.59/gal``;
 * **durations** - ``8h22m``, ``6 hours 5 minutes``, ``1 h 18 min``, ``1:13:32``, ``110 minutes``, in
   the largest unit written (hours when there is an hour part);
+* **paces** - ``5:04 /km``, ``5:04 min/km``, ``8:40 per mile`` (minutes:seconds per distance, read
+  before dates and clock times are masked: ``05:04 /km`` is no time of day);
 * **pairs** - ``135/97 mmHg`` and ``141 over 92`` (a blood-pressure pair: two values);
 * **ratings** - ``★★★★☆``, ``4/5``, ``2 out of 5``, ``4 stars``;
 * **quantities** - a number with any unit :mod:`adamm.stores.quantities` knows (``17.4 mi``,
@@ -143,6 +145,9 @@ _WORD_DURATION = re.compile(
     r"\b(?:(?P<half>half\s+an\s+hour)|(?P<oneandhalf>an?\s+hour\s+and\s+a\s+half|one\s+and\s+a\s+half\s+hours)"
     r"|(?P<quarter>a\s+quarter\s+of\s+an\s+hour)|(?:(?<=\bfor\s)|(?<=\btook\s)|(?<=\blasted\s)|(?<=\bin\s)|(?<=\babout\s))an\s+hour)\b(?!\s+(?:ago|later|before|after|earlier))",
     re.I)
+#: A pace: minutes:seconds (or decimal minutes with "min") per kilometre or per mile.
+_PACE = re.compile(r"(?<![\w:.])(?P<a>\d{1,2}):(?P<b>[0-5]\d)(?![\d:])\s?(?:min(?:utes?)?\.?\s?)?(?:/|per\s)\s?"
+                   r"(?P<u>km|kilomet(?:er|re)|mi|mile)(?![A-Za-z])", re.I)
 _PAIR = re.compile(r"(?<![\w./:])(?P<a>\d{2,3})\s?(?:/|\s+over\s+)(?P<b>\d{2,3})(?![\w/:]|\.\d)(?:\s?(?P<u>mm\s?Hg))?", re.I)
 _STARS = re.compile(r"[★☆]{3,10}")
 _RATING = re.compile(r"(?<![\w./])(?P<a>\d(?:[.,]5)?)\s?(?:/|out\s+of)\s?(?P<b>5|10)(?![\w/]|\.\d)(?:\s+stars?)?", re.I)
@@ -285,7 +290,10 @@ def find_spans(text: str, masked: list[tuple[int, int]] | None = None) -> list[S
 
     ``masked`` regions (dates and clock times found by :mod:`.dates`) hold no value."""
     spans: list[Span] = []
-    taken: list[tuple[int, int]] = list(masked or ())
+    paces = list(_PACE.finditer(text))
+    # A pace's "05:04" looks like a clock time to the date finder: the pace wins.
+    taken: list[tuple[int, int]] = [(a, b) for a, b in masked or ()
+                                    if all(b <= m.start() or a >= m.end() for m in paces)]
 
     def free(s: int, e: int) -> bool:
         return all(e <= a or s >= b for a, b in taken)
@@ -294,6 +302,10 @@ def find_spans(text: str, masked: list[tuple[int, int]] | None = None) -> list[S
         spans.append(sp)
         taken.append((sp.start, sp.end))
 
+    for m in paces:
+        unit = "min/mi" if m.group("u").lower().startswith("mi") else "min/km"
+        add(Span(m.start(), m.end(), int(m.group("a")) + int(m.group("b")) / 60, None, unit,
+                 dimension_of(unit), "", m.group(0), role="pace"))
     for m in _PRICE.finditer(text):
         cur = (m.group("a") or m.group("b") or "").strip()
         code = _CUR_SYM.get(cur, cur.upper() if cur else None)
