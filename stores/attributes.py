@@ -334,6 +334,18 @@ def _abbreviated(a: str, b: str) -> bool:
     return bool(sa and sb) and same_words(sa, sb)
 
 
+def _unit_word_of_label(k: Known, other: Known) -> bool:
+    """Is ``k``'s coined unit a word of ``other``'s label, ``other`` written without a unit?
+    "36 glorsha thak" reads "glorsha" as a unit of the memory's own and names the value "thak";
+    "Glorsha thak 36" in another layout names the same field "glorsha_thak". Likewise "galbair 12
+    slol" (``galbair`` in ``slol``) and "Galbair slol: 12". The word sits where a label's word
+    sits, so it is one: the unit-less label survives."""
+    if not (k.dimension or "").startswith("unit:") or not k.unit or other.dimension is not None or other.kind != k.kind:
+        return False
+    unit, mine, theirs = k.unit.lower(), content_words(k.name), content_words(other.name)
+    return bool(mine) and theirs in ([_singular(unit), *mine], [*mine, _singular(unit)])
+
+
 def consolidation(known: Sequence[Known], sets: Sequence[tuple[frozenset[str], int]], *, frozen: frozenset[str] = frozenset(),
                   min_similarity: float = 0.9, ranges: dict[str, tuple[float, float]] | None = None) -> dict[str, str]:
     """Pairs of attributes that are one quantity under two labels: ``{merged: survivor}``.
@@ -359,6 +371,11 @@ def consolidation(known: Sequence[Known], sets: Sequence[tuple[frozenset[str], i
     for k in sorted(known, key=lambda k: (support[k.name], k.name)):
         if k.name in frozen or support[k.name] == 0 or k.kind == "text":
             continue  # categorical fields: without a unit, "never together" would make a genre a time of day
+        worded = [o for o in known if o.name not in merged and o.name not in frozen and (k.name, o.name) not in together
+                  and support[o.name] and _unit_word_of_label(k, o)]
+        if len(worded) == 1:
+            merged[k.name] = worded[0].name
+            continue
         partners = []
         for other in known:
             if other.name == k.name or other.name in merged or other.dimension != k.dimension or other.kind != k.kind:

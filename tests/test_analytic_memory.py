@@ -196,6 +196,21 @@ def test_consolidation_merges_labels_of_one_field_and_nothing_else() -> None:
     assert consolidation(known, [*sets, (frozenset({"run_distance", "evening_run"}), 1)]).get("evening_run") is None
 
 
+def test_a_coined_unit_that_opens_a_label_written_without_unit_is_that_label() -> None:
+    """"36 glorsha thak" (unit "glorsha", field "thak") and "Glorsha thak 36" are one field; so
+    are "galbair 12 slol" and "Galbair slol: 12". A label that only shares the unit's letters, or
+    a pair recorded in one round, stays apart."""
+    from adamm.stores.attributes import Known, consolidation
+
+    known = [Known("thak", "glorsha", "unit:glorsha", "float"), Known("glorsha_thak", None, None, "float"),
+             Known("galbair", "slol", "unit:slol", "float"), Known("galbair_slol", None, None, "float"),
+             Known("vrin", "pek", "unit:pek", "float"), Known("vrin_count", None, None, "float"),
+             Known("mood", None, None, "text")]
+    sets = [(frozenset({"thak", "galbair", "vrin", "mood"}), 2), (frozenset({"glorsha_thak", "galbair_slol", "vrin_count", "mood"}), 5)]
+    assert consolidation(known, sets) == {"thak": "glorsha_thak", "galbair": "galbair_slol"}
+    assert consolidation(known, [*sets, (frozenset({"thak", "glorsha_thak"}), 1)]).get("thak") is None
+
+
 def test_labels_that_share_no_word_merge_by_companions_and_values() -> None:
     """"weight", "scale" and "weigh-in" beside a night's sleep are one series (same companions,
     alike values) and go to the most recorded label; an odometer beside the same companions as a
