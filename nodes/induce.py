@@ -11,8 +11,8 @@ and rewrites rows, never duplicates them.
 from __future__ import annotations
 
 import logging
-from collections import defaultdict
-from collections.abc import Sequence
+from collections import Counter, defaultdict
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -68,6 +68,7 @@ def induce_tables(state: IngestState, runtime: Runtime[Context]) -> dict[str, An
             for rnd in b.sql.get_rounds(memory_id, pending):
                 for key, n in run.add_round(rnd).items():
                     counts[key] += n
+            counts["table_rows"] += run.fold_variants()
             counts["table_rows"] += run.flush()
         b.sql.add_model_use(memory_id, entries)
     return {"stored": dict(counts), "cost": [cost.to_dict(), *entries]}
@@ -197,6 +198,39 @@ class _Induction:
                 continue
             self.active[schema] = table
             written += self._evolve(schema, renamed)
+        return written
+
+    def fold_variants(self) -> int:
+        """Tables that are one record type with other optional fields become one table.
+
+        A sparse dashboard shows each record with a different handful of its fields; schemas
+        discovered early from such records overlap without one containing the other, and each
+        blocks the others' merge at discovery (:meth:`_variant_of` wants a union that holds no
+        third schema). Two tables whose *measured* fields are mostly the same (at least two,
+        and three quarters of the smaller table's) hold one record type: the table with fewer
+        records folds into the one with more. Categorical fields do not count - they ride
+        along with any record. Returns rows written."""
+        written = 0
+        while len(self.active) > 1:
+            history = {**self.sql.round_attributes(self.memory_id), **self.batch_attrs}
+            held: Counter[frozenset[str]] = Counter(self._best(attrs) for attrs, _, _ in history.values())
+            measured = {schema: self._numeric(schema) for schema in self.active}
+
+            def alike(small: frozenset[str], big: frozenset[str]) -> bool:
+                a, b = measured[small], measured[big]
+                return _overlaps(a, b) or len(a & b) >= 2 and self._cooccurrence(a - b, b) >= 0.6
+
+            pair = _fold_pair(list(self.active), held, alike)
+            if pair is None:
+                return written
+            small, big = pair
+            table = self.active.pop(small)
+            self.sql.put_schema(self.memory_id, sorted(small), support=self.index.support(small), status="merged")
+            written += self._evolve(big, big | small)
+            self.sql.drop_table(self.memory_id, table)  # its records are rows of the other table now
+            self.rows.pop(table, None)
+            self.deletes.pop(table, None)
+            self.touched.discard(table)
         return written
 
     def flush(self) -> int:
@@ -451,6 +485,28 @@ class _Induction:
                         fixed[key] = None
                 clean.append(fixed)
             return self.sql.upsert_rows(self.memory_id, table, clean)
+
+
+#: Two tables whose measured fields overlap by this share of the smaller one's are one type.
+FOLD_SHARE = 0.75
+
+
+def _fold_pair(schemas: Sequence[frozenset[str]], held: Mapping[frozenset[str], int],
+               alike: Callable[[frozenset[str], frozenset[str]], bool]) -> tuple[frozenset[str], frozenset[str]] | None:
+    """The (smaller, larger) pair of schemas to fold first, or None: of the pairs that are
+    ``alike``, the schema holding the fewest records folds into its partner holding the most
+    (ties by name, so a rerun folds the same way)."""
+    order = sorted(schemas, key=lambda s: (held.get(s, 0), sorted(s)))
+    for i, small in enumerate(order):
+        partners = [big for big in order[i + 1:] if alike(small, big)]
+        if partners:
+            return small, partners[-1]
+    return None
+
+
+def _overlaps(a: frozenset[str], b: frozenset[str]) -> bool:
+    shared = len(a & b)
+    return shared >= 2 and shared >= FOLD_SHARE * min(len(a), len(b))
 
 
 def _by_record(obs: Sequence[ObservationRecord]) -> dict[int, list[ObservationRecord]]:

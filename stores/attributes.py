@@ -342,8 +342,10 @@ def _unit_word_of_label(k: Known, other: Known) -> bool:
     sits, so it is one: the unit-less label survives."""
     if not (k.dimension or "").startswith("unit:") or not k.unit or other.dimension is not None or other.kind != k.kind:
         return False
-    unit, mine, theirs = k.unit.lower(), content_words(k.name), content_words(other.name)
-    return bool(mine) and theirs in ([_singular(unit), *mine], [*mine, _singular(unit)])
+    unit, mine, theirs = _singular(k.unit.lower()), content_words(k.name), content_words(other.name)
+    if mine == [unit]:  # "26 galbair slol" named by its unit alone: "galbair" is "galbair slol"
+        return len(theirs) == 2 and unit in (theirs[0], theirs[-1])
+    return bool(mine) and theirs in ([unit, *mine], [*mine, unit])
 
 
 def consolidation(known: Sequence[Known], sets: Sequence[tuple[frozenset[str], int]], *, frozen: frozenset[str] = frozenset(),

@@ -205,9 +205,12 @@ def test_a_coined_unit_that_opens_a_label_written_without_unit_is_that_label() -
     known = [Known("thak", "glorsha", "unit:glorsha", "float"), Known("glorsha_thak", None, None, "float"),
              Known("galbair", "slol", "unit:slol", "float"), Known("galbair_slol", None, None, "float"),
              Known("vrin", "pek", "unit:pek", "float"), Known("vrin_count", None, None, "float"),
+             Known("drom", "drom", "unit:drom", "float"), Known("drom_sek", None, None, "float"),
              Known("mood", None, None, "text")]
-    sets = [(frozenset({"thak", "galbair", "vrin", "mood"}), 2), (frozenset({"glorsha_thak", "galbair_slol", "vrin_count", "mood"}), 5)]
-    assert consolidation(known, sets) == {"thak": "glorsha_thak", "galbair": "galbair_slol"}
+    sets = [(frozenset({"thak", "galbair", "vrin", "drom", "mood"}), 2),
+            (frozenset({"glorsha_thak", "galbair_slol", "vrin_count", "drom_sek", "mood"}), 5)]
+    # "26 drom sek" reads "drom" as the unit and names the value by it
+    assert consolidation(known, sets) == {"thak": "glorsha_thak", "galbair": "galbair_slol", "drom": "drom_sek"}
     assert consolidation(known, [*sets, (frozenset({"thak", "glorsha_thak"}), 1)]).get("thak") is None
 
 

@@ -61,3 +61,33 @@ def test_two_layouts_of_one_record_type_end_in_one_table(tmp_path: Path, db_url:
     by_source = {r["source"]: r for r in rows}
     assert [by_source[f"r{i}"][power] for i in range(len(RECORDS))] == [float(p) for _, _, p, _, _ in RECORDS]
     reset_backends()
+
+
+# A sparse dashboard: nine invented fields, each record shows a different five to eight of them.
+SPARSE_FIELDS = [("Brimmel", "qz"), ("Dorvak", "W"), ("Sklent", "min"), ("Tuvash", "m"), ("Prell", "kg"),
+                 ("Yondra", "km"), ("Glisk", "%"), ("Ombek", "tr"), ("Harrow", "L")]
+
+
+def _sparse_round(i: int) -> dict[str, Any]:
+    shown = [f for k, f in enumerate(SPARSE_FIELDS) if (i * 7 + k * 3) % 9 not in ((i % 4), (i * 5 + 1) % 9)
+             or k < 2]  # the first two fields are nearly always there, the rest come and go
+    cells = " · ".join(f"{name} {10 + (i * 13 + k * 7) % 40} {unit}" for k, (name, unit) in enumerate(shown))
+    return {"round_id": f"p{i}", "session_id": f"s{i}", "timestamp": f"2026-04-{1 + i % 28:02d}T07:00:00",
+            "user_text": f"Kelving card: {cells}", "assistant_text": "Logged."}
+
+
+def test_a_sparse_dashboard_is_one_table_however_its_schemas_were_discovered(tmp_path: Path, db_url: str) -> None:
+    """Records that each show another subset of one dashboard's fields are one record type: the
+    overlapping schemas discovered from them fold into one table holding every record."""
+    reset_backends()
+    ctx = Context(home=str(tmp_path / "home"), database_url=db_url, use_retrieval=False)
+    rounds = [_sparse_round(i) for i in range(30)]
+    for start in range(0, len(rounds), 5):
+        ingest.invoke({"memory_id": "k", "rounds": rounds[start:start + 5]}, context=ctx)
+    sql = backends(ctx).sql
+    holding = {t.name: sql.select_rows("k", t.name) for t in sql.tables("k")}
+    holding = {name: rows for name, rows in holding.items() if rows}
+    assert len(holding) == 1, {n: len(r) for n, r in holding.items()}
+    (rows,) = holding.values()
+    assert sorted(r["source"] for r in rows) == sorted(r["round_id"] for r in rounds)
+    reset_backends()

@@ -45,7 +45,7 @@ from datetime import date, timedelta
 
 from adamm.nodes.rules.dates import MONTHS, WEEKDAYS, find_dates
 from adamm.nodes.rules.facets import VOCABULARY_NAMES, find_facets, vocabulary_values
-from adamm.nodes.rules.spans import Span, find_spans
+from adamm.nodes.rules.spans import _LABEL_STOP, Span, find_spans
 from adamm.stores.bm25 import STOPWORDS
 from adamm.stores.quantities import canonical_unit, dimension_of, parse_quantity, snake_case
 from adamm.stores.records import Round
@@ -309,9 +309,9 @@ def _fields(unit: _Unit) -> list[_Field]:
         if sp.unit is None and not sp.missing and sp.text is None:
             if not sp.label or (sp.label_after and sp.label.lower() not in LABELS and not _count_of(unit.text, sp)):
                 continue  # a bare number ("with 3 rows"): no label in front, no unit
-            last = sp.label.split()[-1]
-            if last.lower() in ID_LABELS:
-                continue  # "pump 3": an identifier
+            *lead, last = sp.label.split()
+            if last.lower() in ID_LABELS and not [w for w in lead if w.lower() not in _LABEL_STOP | QUALIFIERS]:
+                continue  # "pump 3": an identifier ("Shat level 8", named by a word of its own, is a field)
             if last[0].isupper() and not last.isupper() and last.lower() not in LABELS and not sp.colon \
                     and not _FIELDS.search(unit.text) and not _opens_sentence(unit.text, sp):
                 continue  # "Super 95" in prose: a name; "Score 63" on a dashboard card is a field
