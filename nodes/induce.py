@@ -189,12 +189,7 @@ class _Induction:
             self.active.pop(schema)
             into = self._variant_of(renamed)
             if into is not None:
-                self.sql.put_schema(self.memory_id, sorted(schema), support=self.index.support(schema), status="merged")
-                written += self._evolve(into, into | renamed)
-                self.sql.drop_table(self.memory_id, table)  # its records are rows of the other table now
-                self.rows.pop(table, None)
-                self.deletes.pop(table, None)
-                self.touched.discard(table)
+                written += self._fold(schema, table, into, renamed)
                 continue
             self.active[schema] = table
             written += self._evolve(schema, renamed)
@@ -208,29 +203,39 @@ class _Induction:
         blocks the others' merge at discovery (:meth:`_variant_of` wants a union that holds no
         third schema). Two tables whose *measured* fields are mostly the same (at least two,
         and three quarters of the smaller table's) hold one record type: the table with fewer
-        records folds into the one with more. Categorical fields do not count - they ride
-        along with any record. Returns rows written."""
+        records folds into the one with more. So do two sharing at least two measured fields
+        when the smaller's other fields co-occur with the larger's (:meth:`_cooccurrence`, as
+        :meth:`_variant_of` judges them). Categorical fields do not count - they ride along
+        with any record. Returns rows written."""
         written = 0
         while len(self.active) > 1:
-            history = {**self.sql.round_attributes(self.memory_id), **self.batch_attrs}
-            held: Counter[frozenset[str]] = Counter(self._best(attrs) for attrs, _, _ in history.values())
             measured = {schema: self._numeric(schema) for schema in self.active}
 
             def alike(small: frozenset[str], big: frozenset[str]) -> bool:
                 a, b = measured[small], measured[big]
                 return _overlaps(a, b) or len(a & b) >= 2 and self._cooccurrence(a - b, b) >= 0.6
 
-            pair = _fold_pair(list(self.active), held, alike)
+            schemas = list(self.active)
+            if not any(alike(a, b) or alike(b, a) for i, a in enumerate(schemas) for b in schemas[i + 1:]):
+                return written  # the usual case: no history to read
+            history = {**self.sql.round_attributes(self.memory_id), **self.batch_attrs}
+            held: Counter[frozenset[str]] = Counter(self._best(attrs) for attrs, _, _ in history.values())
+            pair = _fold_pair(schemas, held, alike)
             if pair is None:
                 return written
             small, big = pair
-            table = self.active.pop(small)
-            self.sql.put_schema(self.memory_id, sorted(small), support=self.index.support(small), status="merged")
-            written += self._evolve(big, big | small)
-            self.sql.drop_table(self.memory_id, table)  # its records are rows of the other table now
-            self.rows.pop(table, None)
-            self.deletes.pop(table, None)
-            self.touched.discard(table)
+            written += self._fold(small, self.active.pop(small), big, small)
+        return written
+
+    def _fold(self, schema: frozenset[str], table: str, into: frozenset[str], fields: frozenset[str]) -> int:
+        """Fold the table of ``schema`` (already out of ``self.active``) into the active schema
+        ``into``, widened by ``fields``: one record type, one table. Returns rows written."""
+        self.sql.put_schema(self.memory_id, sorted(schema), support=self.index.support(schema), status="merged")
+        written = self._evolve(into, into | fields)
+        self.sql.drop_table(self.memory_id, table)  # its records are rows of the other table now
+        self.rows.pop(table, None)
+        self.deletes.pop(table, None)
+        self.touched.discard(table)
         return written
 
     def flush(self) -> int:
