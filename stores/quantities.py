@@ -388,6 +388,12 @@ def _duration(parts: list[tuple[float, str]], raw: str) -> Quantity:
     return _mk(total, big, raw)
 
 
+def pace_unit(text: str) -> str:
+    """``min/mi`` or ``min/km`` for a written pace ("5:04 /km", "8:40 per mile"): the distance is
+    the word after "/" or "per" - "min/km" holds the letters "mi" too."""
+    return "min/mi" if re.search(r"(?:/|per)\s?mi", text.lower()) else "min/km"
+
+
 def _from_match(m: re.Match[str], clock_as: str) -> Quantity | None:
     kind = m.lastgroup  # the top-level alternative that matched
     g = m.group
@@ -398,9 +404,7 @@ def _from_match(m: re.Match[str], clock_as: str) -> Quantity | None:
     if kind == "clock":
         a, b = float(g("c_a")), float(g("c_b"))
         if g("c_pace"):
-            # "min/km" holds "mi" too: the unit is the word after "/" or "per".
-            unit = "min/mi" if re.search(r"(?:/|per)\s?mi", g("c_pace").lower()) else "min/km"
-            return _mk(a + b / 60.0, unit, raw)
+            return _mk(a + b / 60.0, pace_unit(g("c_pace")), raw)
         mode = clock_as
         if g("c_unit"):
             mode = "hm" if g("c_unit").lower().startswith("h") else "ms"

@@ -37,7 +37,7 @@ import re
 from dataclasses import dataclass
 
 from adamm.nodes.rules.dates import MONTHS, minutes_and_seconds
-from adamm.stores.quantities import canonical_unit, dimension_of
+from adamm.stores.quantities import canonical_unit, dimension_of, pace_unit
 
 __all__ = ["Span", "find_spans", "parse_number", "cells"]
 
@@ -147,7 +147,7 @@ _WORD_DURATION = re.compile(
     re.I)
 #: A pace: minutes:seconds (or decimal minutes with "min") per kilometre or per mile.
 _PACE = re.compile(r"(?<![\w:.])(?P<a>\d{1,2}):(?P<b>[0-5]\d)(?![\d:])\s?(?:min(?:utes?)?\.?\s?)?(?:/|per\s)\s?"
-                   r"(?P<u>km|kilomet(?:er|re)|mi|mile)(?![A-Za-z])", re.I)
+                   r"(?:km|kilomet(?:er|re)|mi|mile)(?![A-Za-z])", re.I)
 _PAIR = re.compile(r"(?<![\w./:])(?P<a>\d{2,3})\s?(?:/|\s+over\s+)(?P<b>\d{2,3})(?![\w/:]|\.\d)(?:\s?(?P<u>mm\s?Hg))?", re.I)
 _STARS = re.compile(r"[★☆]{3,10}")
 _RATING = re.compile(r"(?<![\w./])(?P<a>\d(?:[.,]5)?)\s?(?:/|out\s+of)\s?(?P<b>5|10)(?![\w/]|\.\d)(?:\s+stars?)?", re.I)
@@ -303,7 +303,7 @@ def find_spans(text: str, masked: list[tuple[int, int]] | None = None) -> list[S
         taken.append((sp.start, sp.end))
 
     for m in paces:
-        unit = "min/mi" if m.group("u").lower().startswith("mi") else "min/km"
+        unit = pace_unit(m.group(0))
         add(Span(m.start(), m.end(), int(m.group("a")) + int(m.group("b")) / 60, None, unit,
                  dimension_of(unit), "", m.group(0), role="pace"))
     for m in _PRICE.finditer(text):
