@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from datetime import date, datetime
 from typing import Any, Literal
 
@@ -35,7 +36,7 @@ from adamm.nodes.toolbox import ToolError, ToolName, enabled_tools, run_call, va
 from adamm.prompts import answer as answer_prompts
 from adamm.prompts import plan as plan_prompts
 from adamm.stores.records import parse_time
-from adamm.stores.timeexpr import Period, find_periods, split_question
+from adamm.stores.timeexpr import Period, find_periods, split_question, stated_today
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +63,12 @@ def normalize(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
             if isinstance(caption, str) and caption.strip():
                 question = f"{question} [image: {caption.strip()[:500]}]"
         now = _now(state.get("now"), ctx, memory_id)
+        stated = stated_today(question, now)
+        if stated is not None:  # "(asked on 23 March)": the question's own day is its now
+            now = datetime.combine(stated[0], datetime.max.time()).replace(microsecond=0)
+            a, b = stated[1]
+            question = re.sub(r"\s*[-–—,;:]+\s*(?=[?.!]|$)", "", " ".join(f"{question[:a]} {question[b:]}".split()))
+            question = question.replace(" ?", "?").replace(" ,", ",")
         periods = find_periods(question, now)
     return {"normalized": {"question": question, "now": now.isoformat(), "periods": [_period_dict(p) for p in periods],
                            "sub_questions": split_question(question)},

@@ -22,6 +22,10 @@ Conventions (documented because "last week" has more than one reading):
 * "between A and B", "from A to/until/through B", "A - B": A's start to B's end.
   "since A" = A's start to today, "after A" = the day after A's end onwards, "before A" =
   up to the day before A's start, "until / through / up to A" = up to A's end.
+* A question that states its own day ("(today is 23 March 2025)", "asked on 2025-03-23", "as of
+  March 23") is resolved against that day, not ``now``; the clause itself names no period. A
+  stated day without a year is the one nearest ``now`` (a question may be asked after the last
+  round, so "the most recent March 23" would be a year off).
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
 
-__all__ = ["Period", "find_periods", "split_question", "describe_period"]
+__all__ = ["Period", "find_periods", "split_question", "describe_period", "stated_today"]
 
 
 @dataclass(frozen=True)
@@ -264,6 +268,36 @@ def _resolve(kind: str, m: re.Match[str], today: date) -> tuple[date | None, dat
     return None
 
 
+_STATED = re.compile(rf"(?:\(\s*)?\b(?:today\s+is|today's\s+date\s+is|the\s+date\s+(?:today\s+)?is|(?:i'm\s+|i\s+am\s+)?asking\s+on"
+                     rf"|asked\s+on|as\s+of|it\s+is(?:\s+now)?|it's(?:\s+now)?|current\s+date:?|date\s+today:?)\s+"
+                     rf"(?:\w+day,?\s+)?(?P<p>{_ISO}|{_MONTH}\s+{_DAYNUM}(?:,?\s+{_YEAR})?|{_DAYNUM}\s+(?:of\s+)?{_MONTH}(?:,?\s+{_YEAR})?)"
+                     rf"(?:\s*\))?", re.I)
+
+
+def stated_today(question: str, now: datetime | date | None = None) -> tuple[date, tuple[int, int]] | None:
+    """The day a question says it is asked on, and the clause's span; None when it states none."""
+    m = _STATED.search(question)
+    if m is None:
+        return None
+    ref = (now.date() if isinstance(now, datetime) else now) or date.today()
+    text = m.group("p")
+    got = _point(text, date(ref.year, 12, 31)) if not re.search(rf"\b{_YEAR}\b|{_ISO}", text) else _point(text, ref)
+    if got is None:
+        return None
+    d = got[0]
+    if not re.search(rf"\b{_YEAR}\b|{_ISO}", text):  # the year nearest the reference day
+        d = min((d.replace(year=y) for y in (ref.year - 1, ref.year, ref.year + 1) if _valid(d, y)), key=lambda x: abs((x - ref).days))
+    return d, m.span()
+
+
+def _valid(d: date, year: int) -> bool:
+    try:
+        d.replace(year=year)
+    except ValueError:
+        return False
+    return True
+
+
 def find_periods(question: str, now: datetime | date) -> list[Period]:
     """Every time phrase of ``question`` as a period, in reading order; phrases do not overlap
     (the longer, more specific reading wins: "the first week of March" is one period)."""
@@ -271,6 +305,10 @@ def find_periods(question: str, now: datetime | date) -> list[Period]:
         raise TypeError("question: must be a string")
     today = now.date() if isinstance(now, datetime) else now
     taken: list[tuple[int, int]] = []
+    stated = stated_today(question, today)
+    if stated is not None:
+        today = stated[0]
+        taken.append(stated[1])
     found: list[Period] = []
     for kind, pattern in _RULES:
         for m in pattern.finditer(question):
@@ -280,8 +318,15 @@ def find_periods(question: str, now: datetime | date) -> list[Period]:
             resolved = _resolve(kind, m, today)
             if resolved is None:
                 continue
-            if any((p.start, p.end) == resolved for p in found):
+            same = next((i for i, p in enumerate(found) if (p.start, p.end) == resolved), None)
+            if same is not None:
                 taken.append((lo, hi))  # "the first half of March (March 1–15)": one period, said twice
+                p = found[same]
+                a, b = min(lo, p.span[0]), max(hi, p.span[1])
+                if not question[min(hi, p.span[1]):max(lo, p.span[0])].strip(" \t(),;:-–—"):
+                    if "(" in question[a:b] and question[b:b + 1] == ")":
+                        b += 1
+                    found[same] = Period(p.start, p.end, question[a:b].strip(), (a, b))  # the two phrases, one span
                 continue
             taken.append((lo, hi))
             found.append(Period(resolved[0], resolved[1], m.group(0).strip(), (lo, hi)))

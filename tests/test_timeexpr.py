@@ -69,3 +69,34 @@ def test_compound_questions_split_into_sub_questions() -> None:
     assert split_question("When did I last play the Ravens and what was the score?") == [
         "When did I last play the Ravens", "What was the score?"]
     assert split_question("How much did I spend on bread and milk?") == ["How much did I spend on bread and milk?"]
+
+
+@pytest.mark.parametrize(("question", "start", "end"), [
+    ("How far did I go in the past 14 days (asked on 23 March)?", date(2025, 3, 10), date(2025, 3, 23)),
+    ("What did I spend last month (today is 9 February 2025)?", date(2025, 1, 1), date(2025, 1, 31)),
+    ("Average over the last 7 days - today is 2024-12-31?", date(2024, 12, 25), date(2024, 12, 31)),
+    ("As of June 2, how many runs this week?", date(2025, 6, 2), date(2025, 6, 2)),  # June 2, 2025 is a Monday
+    ("What was logged yesterday (it's May 5)?", date(2025, 5, 4), date(2025, 5, 4)),
+])
+def test_a_stated_day_replaces_now_and_names_no_period(question: str, start: date, end: date) -> None:
+    """The day a question says it is asked on: the nearest such day to ``now`` (here after the
+    last round, so a year-less "23 March" is not pushed a year back), and no period of its own."""
+    assert one(question) == (start, end)
+
+
+def test_stated_today_reads_the_clause_and_its_span() -> None:
+    from adamm.stores.timeexpr import stated_today
+
+    q = "Total rides in the past 10 days (today is March 18, 2025)?"
+    day, (a, b) = stated_today(q, NOW)
+    assert day == date(2025, 3, 18) and q[a:b] == "(today is March 18, 2025)"
+    assert stated_today("What is today?", NOW) is None
+
+
+def test_one_period_said_twice_is_one_period_over_both_phrases() -> None:
+    """"the first half of March 2025 (March 1–15)": one period whose span covers both phrases,
+    so no word of either is left for the planner to read as a mention ("march")."""
+    q = "In the first half of March 2025 (March 1–15), on which days did I log glisk above 6 skem?"
+    (p,) = find_periods(q, NOW)
+    assert (p.start, p.end) == (date(2025, 3, 1), date(2025, 3, 15))
+    assert q[p.span[0]:p.span[1]] == "the first half of March 2025 (March 1–15)"
