@@ -442,3 +442,84 @@ def test_the_retrieval_query_drops_the_words_that_ask_for_a_name() -> None:
     assert retrieval_query("What is the name of Lena's dog?", []) == "What is Lena's dog?"
     assert retrieval_query("What is my book club called?", []) == "What is my book club ?"
     assert retrieval_query("Who called me about the boiler?", []) == "Who called me about the boiler?"
+
+
+_INVENTED = [{"name": "vrell_log", "rows": 30, "description": "One row per logged record of vrell (qz), drom (km), brosk.",
+              "vocabulary": {"trabbing": 24, "session": 26, "vrell": 30},
+              "columns": [{"name": "vrell", "type": "float", "unit": "qz"}, {"name": "drom", "type": "float", "unit": "km"},
+                          {"name": "brosk", "type": "text", "values": ["Ashvel", "Glim"]}]}]
+
+
+@pytest.mark.parametrize("question, kind, op", [
+    ("Count my Ashvel trabbing sessions in total.", "compute", "count"),
+    ("What number of trabbing sessions did I record in April 2025?", "compute", "count"),
+    ("What did my vrell add up to on Ashvel trabbing sessions in March 2025?", "compute", "sum"),
+    ("For which brosk was my average vrell top?", "group", "avg"),
+    ("For which brosk was my average vrell minimum?", "group", "avg"),
+    ("What was my most common brosk across all my logs?", "group", "count"),
+    ("What vrell did I log last, in km?", "compute", "last"),
+    ("March 2025 vs April 2025: which had the higher mean vrell?", "compare", "avg"),
+    ("Were there more trabbing sessions in March 2025 or in April 2025?", "compare", "count"),
+    ("Did I log more drom in March 2025 or in April 2025?", "compare", "avg"),
+    ("Of all my trabbing sessions, what fraction were Ashvel (as a percentage)?", "share", "share"),
+    ("Which different brosks show up in my trabbing sessions during May 2025?", "values", "count"),
+    ("List every brosk in my trabbing sessions in April 2025.", "values", "count"),
+])
+def test_operator_words_other_authors_use(question: str, kind: str, op: str) -> None:
+    """The operator is read from general words whatever the template ("count my", "add up to",
+    "top", "most common", "A vs B", "more <records> in A or B", "of all my X, what fraction"),
+    over a log whose field and record words are invented."""
+    from datetime import date
+
+    from adamm.nodes.rules.plan_intent import detect_intent
+    from adamm.stores.timeexpr import find_periods
+
+    intent = detect_intent(question, find_periods(question, date(2025, 6, 1)), _INVENTED)
+    assert (intent.kind, intent.operator) == (kind, op)
+    if "minimum" in question:
+        assert intent.wants_less
+
+
+def test_a_share_question_with_its_population_first_splits_the_same_way() -> None:
+    from adamm.nodes.rules.plan_intent import SHARE_SPLIT
+
+    m = SHARE_SPLIT.search("Of all my trabbing sessions, what fraction were Ashvel (as a percentage)?")
+    assert m is not None and (m.group("scope"), m.group("pred")) == ("all my trabbing sessions", "Ashvel")
+    m = SHARE_SPLIT.search("What share of my trabbing sessions were Ashvel?")
+    assert m is not None and (m.group("scope"), m.group("pred")) == ("my trabbing sessions", "Ashvel")
+
+
+@pytest.mark.parametrize("question, unit", [
+    ("What was my total drom across all my sessions, in km?", "km"), ("How many miles did I run?", "mi"),
+    ("What was my lowest ratgyr length in March 2025, in minutes?", "min"), ("the mean grask, in dollars?", "USD"),
+    ("What did I spend in total?", None), ("What was my average in May?", None), ("How many sessions in total?", None),
+])
+def test_the_unit_a_question_asks_for(question: str, unit: str | None) -> None:
+    from adamm.nodes.rules.answerer import asked_unit
+
+    assert asked_unit(question) == unit
+
+
+def test_an_answer_is_given_in_the_unit_the_question_asks_for() -> None:
+    """A column kept in miles answers "in km" in km; no conversion across dimensions or currencies."""
+    from adamm.nodes.rules.answerer import in_asked_unit
+
+    value, unit = in_asked_unit(28.3, "mi", "On average, what was my drom last month, in km?")
+    assert unit == "km" and value == pytest.approx(45.544, abs=0.01)
+    assert in_asked_unit(56.0, "h", "What was my lowest ratgyr length, in minutes?") == (pytest.approx(3360.0), "min")
+    assert in_asked_unit(12.5, "EUR", "What did it cost, in dollars?") == (12.5, "EUR")
+    assert in_asked_unit(12.5, "qz", "What was my vrell, in km?") == (12.5, "qz")
+
+
+def test_a_trend_from_one_month_to_another_compares_the_two_months() -> None:
+    """"go up or down from February 2025 to April 2025" is one range phrase; its sides are its ends."""
+    from datetime import date
+
+    from adamm.nodes.rules.plan_instantiate import compare_sides
+    from adamm.stores.timeexpr import find_periods
+
+    for q in ("Did my average vrell go up or down from February 2025 to April 2025?",
+              "Did my average vrell rise or fall between February 2025 and April 2025?"):
+        sides = compare_sides(q, find_periods(q, date(2025, 6, 1)), _INVENTED[0])
+        assert sides is not None
+        assert [s[0][0]["value"] for s in sides] == [["2025-02-01", "2025-02-28"], ["2025-04-01", "2025-04-30"]]

@@ -16,6 +16,7 @@ from adamm.nodes.questions import NOT_MENTIONED
 from adamm.nodes.rules.reader import read_answer
 from adamm.nodes.rules.plan_instantiate import compare_sides
 from adamm.nodes.rules.plan_intent import WHICH_NOUN, Intent, detect_intent, lists_values
+from adamm.stores.quantities import canonical_unit, convert, dimension_of
 from adamm.stores.timeexpr import Period, describe_period
 
 _MONEY = {"USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥"}
@@ -38,6 +39,35 @@ def format_value(value: Any, unit: str | None) -> str:
     if unit:
         return f"{number} {_UNIT_WORDS.get(unit, unit)}"
     return number
+
+
+_ASKED_UNIT = re.compile(r"\b(?:in|as|into)\s+(?P<u>[A-Za-z$€£°/]+(?:\s+[a-z]+)?)\s*(?=[?.,;:)!]|$|\s+(?:please|instead)\b)", re.I)
+_HOW_MANY_UNIT = re.compile(r"\bhow\s+many\s+(?P<u>[A-Za-z$€£°/]+)", re.I)
+
+
+def asked_unit(question: str) -> str | None:
+    """The unit a question wants its answer in ("..., in km?", "in minutes", "how many miles"),
+    as a canonical symbol; None when it names none."""
+    for pattern in (_ASKED_UNIT, _HOW_MANY_UNIT):
+        for m in pattern.finditer(question):
+            words = m.group("u").split()
+            for k in (len(words), 1):
+                u = canonical_unit(" ".join(words[:k]))
+                if u is not None and dimension_of(u) not in (None, "count"):
+                    return u
+    return None
+
+
+def in_asked_unit(value: Any, unit: str | None, question: str) -> tuple[Any, str | None]:
+    """``value`` (in ``unit``) converted to the unit the question asks for, when both measure
+    the same thing: a column kept in miles answers "how far, in km?" in km."""
+    want = asked_unit(question) if question else None
+    if want is None or unit is None or want == unit or isinstance(value, bool) or not isinstance(value, (int, float)):
+        return value, unit
+    try:
+        return convert(float(value), unit, want), want
+    except ValueError:
+        return value, unit
 
 
 def compose(question: str, periods: list[Period], evidence: list[dict[str, Any]], calls: list[dict[str, Any]], *,
@@ -73,6 +103,8 @@ def _period_note(periods: list[Period]) -> str:
 
 def _aggregate(intent: Intent, agg: dict[str, Any], periods: list[Period], question: str = "") -> str:
     op, value, unit, n = agg["operator"], agg["value"], agg.get("unit"), agg["matched"]
+    if op not in ("count", "share", "trend") and not agg.get("groups"):
+        value, unit = in_asked_unit(value, unit, question)
     records = f"{n} logged record{'s' if n != 1 else ''}"
     days = [r["date"] for r in agg.get("rows", []) if r.get("date")]
     when = f" on {days[-1] if op == 'last' else days[0]}" if days else ""
@@ -126,10 +158,9 @@ def _rows(intent: Intent, rows: list[dict[str, Any]], calls: list[dict[str, Any]
     if last and last["tool"] == "Rank":
         expr = last["summary"].get("expression")
         top = rows[0]
-        value = top["values"].get(expr)
-        unit = top["units"].get(expr)
+        value, unit = in_asked_unit(top["values"].get(expr), top["units"].get(expr), question)
         label = "speed" if unit and unit.endswith("/h") and " / " in str(expr) else expr
-        tied = [r for r in rows if r["values"].get(expr) == value]
+        tied = [r for r in rows if r["values"].get(expr) == top["values"].get(expr)]
         days = ", ".join(r["date"] or "undated" for r in tied)
         which = WHICH_NOUN.search(question)
         named = [k for k in top["values"] if which and isinstance(top["values"][k], str)
@@ -160,6 +191,8 @@ def _compare(question: str, periods: list[Period], intent: Intent, aggs: list[di
         return (f"{word}: from {format_value(first['value'], first.get('unit'))} ({_label(first, question, periods)}) to "
                 f"{format_value(later['value'], later.get('unit'))} ({_label(later, question, periods)}) {what}"), [a["unit_id"], b["unit_id"]]
     pick_less = intent.wants_less
+    a = {**a, **dict(zip(("value", "unit"), in_asked_unit(a["value"], a.get("unit"), question)))}
+    b = {**b, **dict(zip(("value", "unit"), in_asked_unit(b["value"], b.get("unit"), question)))}
     win, lose = (a, b) if (a["value"] < b["value"]) == pick_less else (b, a)
     what = {"avg": "on average", "sum": "in total", "count": "records"}.get(a["operator"], a["operator"])
     return (f"{_label(win, question, periods)} ({format_value(win['value'], win.get('unit'))} vs "

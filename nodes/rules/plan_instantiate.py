@@ -257,8 +257,9 @@ def compare_sides(question: str, periods: list[Period], table: dict[str, Any],
     bounded = [p for p in periods if p.start or p.end]
     if len(bounded) == 1 and RANGE_WORDS.match(bounded[0].phrase) and TREND.search(question):
         # "rise or fall between February and April": February against April, not one span
-        ends = [q for q in find_periods(re.sub(r"^(?:between|from)\s+", "", bounded[0].phrase, flags=re.I),
-                                        bounded[0].end or bounded[0].start) if q.start]
+        inner = re.sub(r"^(?:between|from)\s+", "", bounded[0].phrase, flags=re.I)
+        parts = re.split(r"\s+(?:and|to|until|till|through|thru)\s+|\s*[-–—]\s*(?=[A-Za-z])", inner, maxsplit=1, flags=re.I)
+        ends = [q for part in parts for q in find_periods(part, bounded[0].end or bounded[0].start)[:1] if q.start]
         if len(ends) >= 2:
             bounded = ends[:2]
     if len(bounded) >= 2:

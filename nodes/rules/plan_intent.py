@@ -53,10 +53,11 @@ TREND = re.compile(r"\b(trend\w*|go(?:ing|ne)?\s+up\s+or\s+down|went\s+up\s+or\s
                    r"decreas\w*\s+or\s+increas\w*|improv\w*\s+or\s+(?:get|got|gotten)\s+worse|ris\w*\s+or\s+f[ae]ll\w*)\b", re.I)
 _MORE_LESS = r"(?:more|less|higher|lower|better|worse|fewer|longer|shorter|bigger|smaller|greater)"
 _COMPARE = re.compile(rf"\b(?:{_MORE_LESS}\b.*\bor\b|compare\w*|versus|vs\.?|(?:which|what)\s+(?:was|is|were)\s+{_MORE_LESS})", re.I)
-_COUNT = re.compile(r"\b(how\s+many|how\s+often|number\s+of|count\s+of|how\s+many\s+times)\b", re.I)
+_COUNT = re.compile(r"\b(how\s+many|how\s+often|number\s+of|count\s+of|how\s+many\s+times)\b"
+                    r"|^\W*(?:please\s+)?count\b|\bcount\s+(?:up\s+)?(?:my|the|all|every|each|how)\b", re.I)
 _AVERAGE = re.compile(r"\b(average|avg|mean|typical(?:ly)?|per\s+day|on\s+a\s+typical)\b", re.I)
 _MEDIAN = re.compile(r"\bmedian\b", re.I)
-_SUM = re.compile(r"\b(total|in\s+total|altogether|combined|sum|overall|how\s+much\s+(?:did|does|has|have)\s+(?:[\w-]+\s+){0,3}cost|what\s+did\s+(?:i|we)\s+(?:pay|spend)\s+(?:for|on)|how\s+much\s+(?:did|have|had)\s+(?:i|we)\s+(?:spend|spent|pay|paid|earn|earned|run|ran|walk|walked|cycle|cycled|drive|drove))\b", re.I)
+_SUM = re.compile(r"\b(total|in\s+total|altogether|combined|sum|overall|add(?:s|ed)?\s+up|added\s+together|how\s+much\s+(?:did|does|has|have)\s+(?:[\w-]+\s+){0,3}cost|what\s+did\s+(?:i|we)\s+(?:pay|spend)\s+(?:for|on)|how\s+much\s+(?:did|have|had)\s+(?:i|we)\s+(?:spend|spent|pay|paid|earn|earned|run|ran|walk|walked|cycle|cycled|drive|drove))\b", re.I)
 #: "net change", "how much did my weight change (since I started)", "how much weight did I lose":
 #: the last value minus the first (Compute delta), over one period at most.
 _DELTA = re.compile(
@@ -88,7 +89,7 @@ def detect_intent(question: str, periods: list[Period], tables: list[dict[str, A
     "the first week of March" is a period, not a *first* question). With the planning
     context's ``tables``, "how many minutes / lows" (a unit or a column) is a sum, not a count,
     and "when did I shop at X" (a named value) lists days."""
-    text = mask(question, [p.span for p in periods])
+    text = re.sub(r"\s(?:vs\.?|versus)\s", " or ", mask(question, [p.span for p in periods]), flags=re.I)  # "A vs B": two sides
     text_nc = strip_comparisons(text)
     value_named = any(value_filters(question, t) for t in tables or [])
     wants_less = bool(re.search(r"\b(less|lower|fewer|worse|shorter|smaller)\b", text, re.I))
@@ -110,10 +111,10 @@ def detect_intent(question: str, periods: list[Period], tables: list[dict[str, A
         low = text.lower()
         counted = re.search(r"\b(?:most|fewest|least)\s+(?:[a-z-]+\s+){0,4}?(?P<noun>[a-z-]+s)\b", low)
         counted_records = counted is not None and not _names_a_quantity(counted.group("noun"), tables or [])
-        op = "count" if (re.search(r"\b(?:often|frequently|times)\b", low) or counted_records) and not _AVERAGE.search(text) else (
+        op = "count" if (re.search(r"\b(?:often|frequently|times|common|usual|popular)\b", low) or counted_records) and not _AVERAGE.search(text) else (
             "avg" if _AVERAGE.search(text) or re.search(r"\bon\s+average\b", low) else "sum" if (
                 _SUM.search(text) or re.search(r"\badd(?:ed)?\s+up|\bcost\b|\bspen[dt]\b", low)) else "avg")
-        least = bool(re.search(r"\b(least|lowest|fewest|smallest|shortest|slowest|cheapest|weakest|worst)\b", low))
+        least = bool(re.search(r"\b(least|lowest|fewest|smallest|shortest|slowest|cheapest|weakest|worst|min(?:imum)?)\b", low))
         return Intent("group", op, wants_less=least)
     if _DELTA.search(text) and len([p for p in periods if p.start or p.end]) < 2 and " or " not in f" {text.lower()} ":
         return Intent("compute", "delta")
@@ -126,7 +127,8 @@ def detect_intent(question: str, periods: list[Period], tables: list[dict[str, A
         more_of = re.search(r"\b(?:more|less|fewer)\s+([a-z]+)", text, re.I)
         op = "count" if _COUNT.search(text) or re.search(r"\bmore\s+often\b", text, re.I) else (
             "sum" if _SUM.search(text) or re.search(r"\bspen[dt]\b", text, re.I)
-            or (more_of and canonical_unit(more_of.group(1).lower()) and not _AVERAGE.search(text)) else "avg")
+            or (more_of and canonical_unit(more_of.group(1).lower()) and not _AVERAGE.search(text)) else "count" if (
+                more_of and not _AVERAGE.search(text) and _counts_records(more_of.group(1), tables or [])) else "avg")
             # "did I run more kilometres in March or April": the totals
         return Intent("compare", op, wants_less=wants_less)
     if _WHICH_DAYS.search(text) and (has_comparison(text) or value_named or stated_fact(question)):
@@ -171,7 +173,11 @@ def detect_intent(question: str, periods: list[Period], tables: list[dict[str, A
 
 #: "which route / team / station ...": the noun whose column the answer is read from
 WHICH_NOUN = re.compile(r"\b(?:which|what)\s+(?P<noun>(?!(?:day|date|days|dates|month|week|year|time)\b)[a-z][\w-]*)\b", re.I)
-_VALUES = re.compile(r"\b(?:which|what)\s+(?:of\s+(?:the|my)\s+)?(?P<noun>(?!(?:days|dates|months|weeks|years|times|nights)\b)[a-z][\w-]*s)\s+(?:did|do|have|had|were|was)\b", re.I)
+_VALUES = re.compile(r"\b(?:(?:which|what)\s+(?:of\s+(?:the|my)\s+)?(?:different\s+|distinct\s+|unique\s+|other\s+)?"
+                     r"(?P<noun>(?!(?:days|dates|months|weeks|years|times|nights)\b)[a-z][\w-]*s)\s+(?:did|do|have|had|were|was|"
+                     r"show(?:ed)?\s+up|show(?:ed)?|appear(?:ed)?|came\s+up|come\s+up|turn(?:ed)?\s+up|are|occur(?:red)?)\b"
+                     r"|\blist\s+(?:every|each|all(?:\s+the|\s+my)?|the|my)\s+(?:different\s+|distinct\s+|unique\s+)?"
+                     r"(?P<noun2>(?!(?:days?|dates?|months?|weeks?|years?|times?|nights?)\b)[a-z][\w-]*))", re.I)
 _SHARE = re.compile(r"\b(?:what|which)\s+(?:share|percentage|percent|proportion|fraction|part)\b|\bwin\s+rate\b"
                     r"|\bhow\s+(?:many|much)\s+percent", re.I)
 RANGE_WORDS = re.compile(r"^(?:between|from)\b", re.I)
@@ -188,7 +194,7 @@ def is_latest(text: str) -> bool:
     a verb ("how long did my sessions last") or a period ("last week") is not."""
     if re.search(r"\b(?:most\s+recent(?:ly)?|latest|recently)\b", text, re.I):
         return True
-    if re.search(r"\b(?:did|do|have)\s+(?:i|we)\s+\w+\s+last\s*(?:[?.!]|$|during\b|in\b|on\b|at\b)", text, re.I):
+    if re.search(r"\b(?:did|do|have)\s+(?:i|we)\s+\w+\s+last\s*(?:[?.!,]|$|during\b|in\b|on\b|at\b)", text, re.I):
         return True  # "which team did we play last (during March)?"
     return bool(re.search(r"\b(?:the|my|i|we|your)\s+last\b(?!\s+(?:week|month|year|night)\b)", text, re.I))
 
@@ -224,6 +230,21 @@ def _about_something_else(question: str, periods: list[Period], tables: list[dic
 _EXTREME_AVERAGE = re.compile(r"\b(?:highest|lowest|best|worst|max(?:imum)?|min(?:imum)?|peak|top|weakest|strongest|fastest|slowest)\s+(?:average|avg|mean)\b", re.I)
 
 
+def _counts_records(word: str, tables: list[dict[str, Any]]) -> bool:
+    """"more *praiting* sessions in March or April": the word after "more" names the records
+    (a word of a table's name), not one of their numeric columns - the sides are counts."""
+    stem = word_stem(LEMMAS.get(word.lower(), word.lower()))
+    if stem in ("often", "than", "time") or canonical_unit(word.lower()) is not None:
+        return False
+    numeric = {word_stem(w) for t in tables for c in t["columns"] if c["type"] in ("int", "float")
+               for n in [c["name"], *(c.get("aliases") or [])] for w in n.lower().replace(" ", "_").split("_")}
+    if stem in numeric:
+        return False
+    named = {word_stem(w) for t in tables for w in re.split(r"[_\s]+", f"{t.get('name', '')} {t.get('description', '')}".lower()) if w}
+    said = any((t.get("vocabulary") or {}).get(word.lower(), 0) >= 2 for t in tables)  # the rows' own word for themselves
+    return stem in named or said
+
+
 def _names_a_quantity(word: str, tables: list[dict[str, Any]]) -> bool:
     """"minutes", "kilometers", "dollars", or a numeric column's own word ("lows", "goals")."""
     w = LEMMAS.get(word.lower(), word.lower())
@@ -238,9 +259,24 @@ def _names_a_quantity(word: str, tables: list[dict[str, Any]]) -> bool:
                if c["type"] in ("int", "float") and dimension_of(c.get("unit")) in (None, "count"))
 
 
-SHARE_SPLIT = re.compile(r"\b(?:share|percentage|percent|proportion|fraction|part)\s+of\s+(?P<scope>.*?)\s+"
-                         r"(?P<verb>were|was|had|did|showed|came|went|took|happened|fell|landed|got|ended|used)\s+(?P<pred>.+?)\W*$",
-                         re.I)
+_SHARE_NOUN = r"(?:share|percentage|percent|proportion|fraction|part)"
+_SHARE_VERB = r"(?P<verb>were|was|had|did|showed|came|went|took|happened|fell|landed|got|ended|used)"
+_AS_PERCENT = r"(?:\s*,?\s*\(?\s*(?:as\s+a\s+percentage|in\s+percent|as\s+a\s+percent|in\s+%)\s*\)?)?"
+_SHARE_BACK = re.compile(rf"\b{_SHARE_NOUN}\s+of\s+(?P<scope>.*?)\s+{_SHARE_VERB}\s+(?P<pred>.+?){_AS_PERCENT}\W*$", re.I)
+#: "Of all my batches, what fraction were Rembai?": the population first
+_SHARE_FRONT = re.compile(rf"\bof\s+(?P<scope>(?:all\s+)?(?:my|the|our|those|these)\b[^,]*?)\s*,\s*(?:what|which)\s+{_SHARE_NOUN}\s+"
+                          rf"(?:of\s+them\s+)?{_SHARE_VERB}\s+(?P<pred>.+?){_AS_PERCENT}\W*$", re.I)
+
+
+class _ShareSplit:
+    """The population, verb and predicate of a share question, in either order."""
+
+    @staticmethod
+    def search(text: str) -> re.Match[str] | None:
+        return _SHARE_BACK.search(text) or _SHARE_FRONT.search(text)
+
+
+SHARE_SPLIT = _ShareSplit()
 
 
 def lists_values(question: str, periods: list[Period]) -> str | None:
@@ -251,4 +287,4 @@ def lists_values(question: str, periods: list[Period]) -> str | None:
     m = _VALUES.search(text_nc)
     if m is None or MAX.search(text_nc) or MIN.search(text_nc) or _COUNT.search(text) or is_latest(text_nc):
         return None
-    return m.group("noun")
+    return m.group("noun") or m.group("noun2")

@@ -56,8 +56,21 @@ earliest trend up down increase decrease go going went compare versus vs often n
 #: club *called*"): they say what kind of answer is wanted, not what it is about - searched for,
 #: they find rounds about names in general ("I'm bad at remembering names").
 ASKS_NAME = re.compile(r"(?<=['’]s)\s+name\b|\b(?:the\s+)?name\s+of\b|\s+called(?=\s*\?|\s*$)", re.I)
-GROUP = re.compile(r"\bwhich\s+(?:kind\s+of\s+|type\s+of\s+)?(?!(?:day|days|date|dates|night|nights|time|times|one|of)\b)(?P<noun>[a-z][\w-]*)\b(?:(?!\bor\b).)*?\b(?:most(?!\s+recent)|least|"
-                   r"highest|lowest|more|fewer)\b(?:\s+(?:often|frequently))?", re.I)
+_GROUP_WHICH = re.compile(r"\bwhich\s+(?:kind\s+of\s+|type\s+of\s+)?(?!(?:day|days|date|dates|night|nights|time|times|one|of)\b)(?P<noun>[a-z][\w-]*)\b(?:(?!\bor\b).)*?\b(?:most(?!\s+recent)|least|"
+                   r"highest|lowest|more|fewer|top|peak|max(?:imum)?|min(?:imum)?|biggest|smallest|largest|greatest)\b(?:\s+(?:often|frequently))?", re.I)
+#: "what was my most common X": the X whose group holds the most records
+_GROUP_COMMON = re.compile(r"\b(?:the|my|our)\s+most\s+(?:common|frequent|usual|popular|typical)\s+(?P<noun>[a-z][\w-]*)\b", re.I)
+
+
+class _Group:
+    """"Which X ... most / highest ...", "my most common X": a question about values per group."""
+
+    @staticmethod
+    def search(text: str) -> re.Match[str] | None:
+        return _GROUP_WHICH.search(text) or _GROUP_COMMON.search(text)
+
+
+GROUP = _Group()
 GROUP_MONTH = re.compile(r"\bwhich\s+(?P<noun>month|week|weekday|day\s+of\s+the\s+week|year)\s+(?:had|has|was|did|saw|brought)\b"
                          r"(?:(?!\bor\b).)*$", re.I)
 
