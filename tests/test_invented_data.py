@@ -193,3 +193,42 @@ def test_bench_analytic_dev_runs_on_an_invented_scenario(tmp_path: Path):
     assert summary["scorer"]["adamm"]["overall"]["n"] == len(_dialogs(data)[name]["human-annotated QAs"])
     assert summary["tables"][name]["records"] == len(_records(data, name))
     assert summary["scorer"]["adamm"]["unmatched_predictions"] == 0
+
+
+def test_varied_questions_keep_every_gold_answer_and_change_the_wording():
+    """``--varied`` is the same data set asked in other words: the answers, clues and types
+    stay, most questions read differently, and relative periods state the day they are asked."""
+    plain = scenarios(2, 2)
+    varied = scenarios(2, 2, varied=True)
+    changed = stated = 0
+    for (scn_a, qa_a), (scn_b, qa_b) in zip(plain, varied):
+        assert scn_a.sessions == scn_b.sessions
+        assert [(q["answer_value"], q["clue"], q["point"]) for q in qa_a] == [(q["answer_value"], q["clue"], q["point"]) for q in qa_b]
+        for a, b in zip(qa_a, qa_b):
+            changed += a["question"] != b["question"]
+            stated += bool(re.search(r"\b(?:today is|asked on|it's)\b", b["question"]))
+            assert "{" not in b["question"] and "  " not in b["question"], b["question"]
+    total = sum(len(q) for _, q in plain)
+    retrieval = sum(q["point"] == "RET" for _, qs in plain for q in qs)
+    assert changed >= 0.9 * (total - retrieval), (changed, total)
+    assert stated >= 3
+
+
+def test_a_relative_period_covers_the_same_days_as_the_absolute_one():
+    """"in the past N days (asked on D)" and "last month (today is ...)" mean the generator's
+    period under adamm's documented reading, so a varied question has the same gold answer."""
+    import random
+    from datetime import date
+
+    from adamm.eval.invented.dates import Period
+    from adamm.eval.invented.phrasing import relative
+    from adamm.stores.timeexpr import find_periods
+
+    rng = random.Random(5)
+    for p in (Period("window", date(2025, 3, 4), date(2025, 3, 17), "from March 4 to March 17, 2025"),
+              Period("month", date(2025, 2, 1), date(2025, 2, 28), "in February 2025", "February"),
+              Period("month", date(2024, 12, 1), date(2024, 12, 31), "in December 2024", "December")):
+        for _ in range(6):
+            phrase, clause = relative(p, rng)
+            (got,) = find_periods(f"What did I log {phrase} {clause}?", date(2025, 4, 30))
+            assert (got.start, got.end) == (p.start, p.end), (phrase, clause)

@@ -30,16 +30,18 @@ from adamm.eval.invented.words import Lexicon
 SCORER = Path(__file__).with_name("score.py")
 
 
-def scenarios(seed: int, count: int, sparse: bool = False) -> list[tuple[Scenario, list[dict[str, Any]]]]:
+def scenarios(seed: int, count: int, sparse: bool = False, varied: bool = False) -> list[tuple[Scenario, list[dict[str, Any]]]]:
     """``count`` validated scenarios of ``seed``, each with its questions (``sparse``: see
-    :func:`~adamm.eval.invented.domain.invent_domain`)."""
+    :func:`~adamm.eval.invented.domain.invent_domain`; ``varied``: the same questions in other
+    wordings, :mod:`~adamm.eval.invented.phrasing`)."""
     lex = Lexicon()
     out = []
     for i in range(count):
         rng = random.Random(f"adamm-invented/{'sparse/' if sparse else ''}{seed}/{i}")
         dom = invent_domain(rng, lex, sparse)
         scn = build(dom, lex, rng)
-        qas = build_questions(scn, random.Random(f"adamm-invented/{seed}/{i}/questions"))
+        qas = build_questions(scn, random.Random(f"adamm-invented/{seed}/{i}/questions"),
+                              random.Random(f"adamm-invented/{seed}/{i}/varied") if varied else None)
         validate(scn, qas)
         out.append((scn, qas))
     return out
@@ -53,10 +55,10 @@ def records_of(scn: Scenario) -> list[dict[str, Any]]:
                         for k in order if k in r.values}} for r in scn.records]
 
 
-def write(out: Path, seed: int = 0, count: int = 4, sparse: bool = False) -> dict[str, Any]:
+def write(out: Path, seed: int = 0, count: int = 4, sparse: bool = False, varied: bool = False) -> dict[str, Any]:
     """Write the data set of ``seed`` into ``out`` (replacing earlier dialog/records files) and
     return a summary per scenario."""
-    made = scenarios(seed, count, sparse)
+    made = scenarios(seed, count, sparse, varied)
     dialog, records = out / "dialog", out / "records"
     for d, pattern in ((dialog, "*.json"), (records, "*.jsonl")):
         d.mkdir(parents=True, exist_ok=True)
@@ -87,10 +89,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--scenarios", type=int, default=4, help="number of invented domains (default 4)")
     p.add_argument("--sparse", action="store_true",
                    help="dashboard days: 5-8 numeric fields, most of them missing from some records")
+    p.add_argument("--varied", action="store_true",
+                   help="the same questions in other wordings, periods relative to a stated day")
     a = p.parse_args(argv)
     if a.scenarios < 1:
         p.error("--scenarios must be at least 1")
-    summary = write(Path(a.out), a.seed, a.scenarios, a.sparse)
+    summary = write(Path(a.out), a.seed, a.scenarios, a.sparse, a.varied)
     print(json.dumps(summary, indent=1, ensure_ascii=False))
     return 0
 

@@ -58,7 +58,11 @@ def extremes(ctx: Ctx) -> list[dict[str, Any]]:
             for c in dom.cats:
                 groups = {v: ctx.scoped(ctx.everything(), f.key, lambda r, v=v, k=c.key: r.values.get(k) == v)
                           for v in c.values}
-                means = {v: mean(vals(rs, f.key)) for v, rs in groups.items() if len(rs) >= 3}
+                # every group that has the field takes part: a group of one or two records left out
+                # would make the question ambiguous ("which month": the one with a single record counts)
+                if any(0 < len(rs) < 3 for rs in groups.values()):
+                    continue
+                means = {v: mean(vals(rs, f.key)) for v, rs in groups.items() if rs}
                 if len(means) < 2:
                     continue
                 ranked = sorted(means, key=lambda v: means[v], reverse=point == "MAX")
@@ -68,8 +72,8 @@ def extremes(ctx: Ctx) -> list[dict[str, Any]]:
                     out.append(qa(point, f"Which {c.label} had my {word} average {f.label}?",
                                   f"{win} ({qty(f.measure, means[win], 1 if f.measure.kind != 'money' else 2)} on average).",
                                   win, "string", recs, cands=sorted(means), fam="extreme-cat", field=f.key))
-            months = {p.month: p for p in ctx.month_periods() if len(ctx.scoped(p, f.key)) >= 3}
-            if len(months) >= 2:
+            months = {p.month: p for p in ctx.month_periods() if ctx.scoped(p, f.key)}
+            if len(months) >= 2 and all(len(ctx.scoped(p, f.key)) >= 3 for p in months.values()):
                 means = {m: mean(vals(ctx.scoped(p, f.key), f.key)) for m, p in months.items()}
                 ranked = sorted(means, key=lambda m: means[m], reverse=point == "MAX")
                 if clear_gap(means[ranked[0]], means[ranked[1]]):

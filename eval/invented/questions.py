@@ -14,6 +14,7 @@ from typing import Any
 from adamm.eval.invented import q_aggregate, q_compare, q_extremes
 from adamm.eval.invented.dates import periods
 from adamm.eval.invented.history import Scenario
+from adamm.eval.invented.phrasing import vary_all
 from adamm.eval.invented.qbase import Ctx, qa
 
 TYPES = ("AVG", "SUM", "CNT", "MAX", "MIN", "LAT", "RNG", "CMP", "TRD", "RET")
@@ -51,8 +52,9 @@ def _retrieval(scn: Scenario) -> list[dict[str, Any]]:
     return out
 
 
-def build_questions(scn: Scenario, rng: random.Random) -> list[dict[str, Any]]:
-    """The QAs of one scenario, grouped by type, without the selection's private keys."""
+def build_questions(scn: Scenario, rng: random.Random, varied: random.Random | None = None) -> list[dict[str, Any]]:
+    """The QAs of one scenario, grouped by type, without the selection's private keys; with
+    ``varied``, each question in another wording (:mod:`~adamm.eval.invented.phrasing`)."""
     ctx = Ctx(scn, periods([r.day for r in scn.records], rng), rng)
     cands: dict[str, list[dict[str, Any]]] = {t: [] for t in TYPES}
     for family in (q_aggregate.avg, q_aggregate.sums, q_aggregate.counts, q_extremes.extremes, q_extremes.latest,
@@ -65,4 +67,4 @@ def build_questions(scn: Scenario, rng: random.Random) -> list[dict[str, Any]]:
     for q in out:
         for private in ("_fam", "_field", "_scope"):
             q.pop(private)
-    return out
+    return vary_all(out, ctx.periods, varied) if varied is not None else out
