@@ -348,6 +348,16 @@ def _unit_word_of_label(k: Known, other: Known) -> bool:
     return bool(mine) and theirs in ([unit, *mine], [*mine, unit])
 
 
+def _self_named(k: Known) -> bool:
+    """Is ``k``'s coined unit its own name ("25 gerrsan" read as 25 of a unit "gerrsan")? Then
+    the word is the label, and the value has no unit: "Gerr 25" elsewhere is the same field."""
+    return (k.dimension or "").startswith("unit:") and bool(k.unit) and content_words(k.name) == [_singular(k.unit.lower())]
+
+
+def _dimension(k: Known) -> str | None:
+    return None if _self_named(k) else k.dimension
+
+
 def consolidation(known: Sequence[Known], sets: Sequence[tuple[frozenset[str], int]], *, frozen: frozenset[str] = frozenset(),
                   min_similarity: float = 0.9, ranges: dict[str, tuple[float, float]] | None = None) -> dict[str, str]:
     """Pairs of attributes that are one quantity under two labels: ``{merged: survivor}``.
@@ -380,7 +390,7 @@ def consolidation(known: Sequence[Known], sets: Sequence[tuple[frozenset[str], i
             continue
         partners = []
         for other in known:
-            if other.name == k.name or other.name in merged or other.dimension != k.dimension or other.kind != k.kind:
+            if other.name == k.name or other.name in merged or _dimension(other) != _dimension(k) or other.kind != k.kind:
                 continue
             if (k.name, other.name) in together or support[other.name] < support[k.name]:
                 continue

@@ -250,3 +250,18 @@ def test_rows_keep_their_captions_and_cells_their_provenance(built) -> None:
     assert obs.source.startswith(f"image:{image.image_id}[")
     start, end = map(int, obs.source.split("[", 1)[1].rstrip("]").split(":"))
     assert str(int(by_source[rid][cols["resting_heart_rate"]])) in image.caption[start:end]
+
+
+def test_a_label_read_as_its_own_unit_merges_with_its_shortening() -> None:
+    """"25 gerrsan" reads the label as a coined unit named like the field; "Gerr 25" is its
+    shortening without a unit. The coined "unit" is the label, so the two are one field; two
+    fields each with a real coined unit of its own ("qz", "plut") stay apart."""
+    from adamm.stores.attributes import Known, consolidation
+
+    known = [Known("gerrsan", "gerrsan", "unit:gerrsan", "float"), Known("gerr", "gerr", "unit:gerr", "float"),
+             Known("gresk", "plut", "unit:plut", "float"), Known("glisk", "skem", "unit:skem", "float"),
+             Known("prun", None, None, "text")]
+    sets = [(frozenset({"gerrsan", "gresk", "glisk", "prun"}), 12), (frozenset({"gerr", "gresk", "glisk", "prun"}), 11)]
+    assert consolidation(known, sets) == {"gerr": "gerrsan"}
+    apart = [Known("vrell", "qz", "unit:qz", "float"), Known("vre", "plut", "unit:plut", "float"), *known[2:]]
+    assert consolidation(apart, [(frozenset({"vrell", "gresk"}), 8), (frozenset({"vre", "gresk"}), 7)]) == {}

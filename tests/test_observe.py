@@ -286,3 +286,14 @@ def test_a_label_after_a_value_that_opens_its_cell_names_it_and_a_colon_heading_
     got = {(d.attribute, d.value_num, d.unit) for d in extract_round(rnd("Had a 52-minute walk today"))}
     assert got == {("duration", 52.0, "min")}  # in prose the word after a value is what was done, no field
     assert {d.unit for d in extract_round(rnd("Skorn 145 avg, brell 12 max"))} <= {None}
+
+
+def test_a_value_followed_by_its_label_in_a_list_of_cells_is_a_field() -> None:
+    """"85.7 qv Shask vrend, 32.40 USD Stetvy, 17 Farr": the bare 17 fills a cell written like
+    its neighbours (value, unit, label), so "Farr" is its label - not a name, not a noun counted."""
+    rnd = Round(round_id="r1", user_text="Card for 1 Feb: 85.7 qv Shask vrend, 32.40 USD Stetvy, 17 Farr, 1 h 23 min Ruvy, Venzor Glutrim.",
+                timestamp=datetime(2025, 2, 5))
+    got = {d.attribute: d.value_num for d in extract_round(rnd) if d.value_num is not None}
+    assert got.get("farr") == 17.0 and got.get("shask_vrend") == 85.7
+    prose = Round(round_id="r2", user_text="Walked to the lake with 3 Friends, 4.2 km in 50 min.", timestamp=datetime(2025, 2, 5))
+    assert "friends" not in {d.attribute for d in extract_round(prose)}

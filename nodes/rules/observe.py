@@ -307,13 +307,14 @@ def _fields(unit: _Unit) -> list[_Field]:
         if totals and sp not in totals and (sp.dimension or "").startswith("currency:"):
             continue  # its parts (labour, VAT, a tip): the record's amount is the total
         if sp.unit is None and not sp.missing and sp.text is None:
-            if not sp.label or (sp.label_after and sp.label.lower() not in LABELS and not _count_of(unit.text, sp)):
+            if not sp.label or (sp.label_after and sp.label.lower() not in LABELS and not _count_of(unit.text, sp)
+                                and not _labelled_cell(unit, sp)):
                 continue  # a bare number ("with 3 rows"): no label in front, no unit
             *lead, last = sp.label.split()
             if last.lower() in ID_LABELS and not [w for w in lead if w.lower() not in _LABEL_STOP | QUALIFIERS]:
                 continue  # "pump 3": an identifier ("Shat level 8", named by a word of its own, is a field)
             if last[0].isupper() and not last.isupper() and last.lower() not in LABELS and not sp.colon \
-                    and not _FIELDS.search(unit.text) and not _opens_sentence(unit.text, sp):
+                    and not _FIELDS.search(unit.text) and not _opens_sentence(unit.text, sp) and not _labelled_cell(unit, sp):
                 continue  # "Super 95" in prose: a name; "Score 63" on a dashboard card is a field
             if any(f.attribute == "fuel_grade" and f.start <= sp.start < f.end for f in find_facets(unit.text)):
                 continue  # "Super 95": a fuel grade's name, not a field
@@ -418,6 +419,20 @@ def _bare(sp: Span, name: str) -> str | None:
     if name != default and not name.startswith(("amount", "price")) and not (default and name.startswith(default + "_")):
         return None  # ("distance_m": the second distance of a record, named by its unit too)
     return words[0] if words else ""
+
+
+def _labelled_cell(unit: _Unit, sp: Span) -> bool:
+    """"85.7 qv Shask vrend, 32.40 USD Stetvy, 17 Farr": a value followed by its label filling a
+    cell of a list whose other cells are written the same way (value, unit, label) - the label
+    after is the layout's, not a noun the number counts ("with 3 rows")."""
+    before = unit.text[:sp.start].rstrip()
+    if before and not before.endswith((",", ":", "·", "•", "|", ";", "/", "—", "–")):
+        return False
+    rest = unit.text[sp.end:]
+    m = re.match(r"\s*" + re.escape(sp.label) + r"\s*(?=[,;·•|/—–.]|$)", rest)
+    if m is None:
+        return False
+    return sum(1 for o in unit.spans if o is not sp and o.label_after and o.label and o.unit) >= 2
 
 
 def _count_of(text: str, sp: Span) -> bool:
