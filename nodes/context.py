@@ -189,7 +189,8 @@ class Context:
     not equal to, the model's); ``torch`` with sentence-transformers; ``auto``: ONNX for the
     packaged model, torch for others."""
     model_cache: str | None = _env("model_cache", None)
-    """Directory for files derived from models (the ONNX export); default ``<home>/models``."""
+    """Directory for files derived from models (the ONNX export); default the user's cache
+    directory (``~/.cache/adamm/models`` on Linux), shared by every data directory."""
     image_model: str | None = _env("image_model", None)
     """open_clip model name (e.g. ``ViT-B-32``) or a path to a model config JSON."""
     image_weights: str | None = _env("image_weights", None)

@@ -99,3 +99,18 @@ def test_bad_environment_value_names_the_variable(monkeypatch: pytest.MonkeyPatc
     monkeypatch.delenv("ADAMM_THETA_EXT_CONF")
     with pytest.raises(ConfigError, match="extractor.*unknown provider 'nosuchprovider'"):
         Context()
+
+
+def test_the_model_cache_is_one_per_user_not_one_per_data_directory(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
+    """Two data directories share the text model's export: it depends on the model only, and
+    re-exporting it per directory cost 30-45 s and 87 MB each."""
+    import sys
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    a, b = Context(home=str(tmp_path / "a")), Context(home=str(tmp_path / "b"))
+    assert a.model_cache_path() == b.model_cache_path()
+    if sys.platform.startswith("linux"):
+        assert a.model_cache_path() == tmp_path / "cache" / "adamm" / "models"
+    monkeypatch.setenv("ADAMM_MODEL_CACHE", str(tmp_path / "mine"))
+    assert Context(home=str(tmp_path / "a")).model_cache_path() == tmp_path / "mine"
+    assert Context(model_cache=str(tmp_path / "explicit")).model_cache_path() == tmp_path / "explicit"
