@@ -163,6 +163,8 @@ def _constant_labels(by_record: dict[tuple[str, int], list[ObservationRecord]],
 #: A text field whose values are mostly another's (at least this share of its values), and
 #: which never shares a record with it, is that field written another way.
 MERGE_SHARE = 0.6
+#: ... and shares at most this share of its records with it (misread neighbours).
+TOGETHER_SLACK = 0.15
 
 
 def _merge_by_values(by_record: dict[tuple[str, int], list[ObservationRecord]],
@@ -172,7 +174,7 @@ def _merge_by_values(by_record: dict[tuple[str, int], list[ObservationRecord]],
     the same values, never in one record together. Returns old name -> the better-supported
     name."""
     values: dict[str, Counter] = defaultdict(Counter)
-    together: dict[str, set[str]] = defaultdict(set)
+    together: dict[str, Counter] = defaultdict(Counter)
     for key in set(by_record) | set(found):
         group = [*by_record.get(key, ()), *found.get(key, ())]
         texts = {o.attribute for o in group if o.value_num is None and o.value_text}
@@ -180,13 +182,15 @@ def _merge_by_values(by_record: dict[tuple[str, int], list[ObservationRecord]],
             if o.value_num is None and o.value_text:
                 values[o.attribute][o.value_text.strip().lower()] += 1
         for a in texts:
-            together[a] |= texts - {a}
+            together[a].update(texts - {a})
     out: dict[str, str] = {}
     for a, va in values.items():
         total = sum(va.values())
         best, best_shared = None, 0
         for b, vb in values.items():
-            if b == a or b in together[a] or sum(vb.values()) <= total or b in DEFAULT_CONTEXT_ATTRIBUTES:
+            # together in a record or two of many (a week view whose name was read into the next
+            # day's record) does not make two fields; together often does
+            if b == a or together[a][b] > TOGETHER_SLACK * total or sum(vb.values()) <= total or b in DEFAULT_CONTEXT_ATTRIBUTES:
                 continue
             shared = sum(n for v, n in va.items() if v in vb)
             if shared >= MERGE_SHARE * total and shared > best_shared:

@@ -195,6 +195,10 @@ def canonicalize(sql: SqlStore, memory_id: str, resolver: AttributeResolver, rnd
             if getattr(d, "missing", False):
                 continue
             kind = "text" if d.value_num is None else "float"
+            known_as = resolver.known.get(d.attribute)
+            if (d.dimension or "").startswith("unit:") and d.unit and snake_case(d.unit) == d.attribute \
+                    and known_as is not None and known_as.dimension is None and known_as.kind == kind:
+                d = dataclasses.replace(d, unit=None, dimension=None, bare=None)  # "25 slest": the label, as "Slest 27" writes it
             if d.value_num is not None and _echo(out, d, resolver):
                 continue  # a value another part of the round already gave (a reply restating a caption)
             bare = getattr(d, "bare", None)

@@ -67,7 +67,10 @@ def table_candidates(ctx: Context, memory_id: str, *, with_samples: bool = True)
                 values = [v for v, _ in counted]
                 col["samples"] = values[:SAMPLES_PER_COLUMN]
                 col["values"] = values
-                col["counts"] = {str(v).strip().lower(): n for v, n in counted}
+                col["counts"] = {}
+                for v, n in counted:  # "Gosting" and "gosting": one value, counted together
+                    key = str(v).strip().lower()
+                    col["counts"][key] = col["counts"].get(key, 0) + n
             columns.append(col)
         rows = sql.count_rows(memory_id, info.name)
         table = {"name": info.name, "description": info.description if with_samples else "", "columns": columns, "rows": rows}
@@ -98,10 +101,14 @@ def record_vocabulary(ctx: Context, memory_id: str, table: str, rows: int) -> tu
     counts: dict[str, int] = {}
     pairs: dict[str, int] = {}
     for r in sql.select_rows(memory_id, table, order_by="order", descending=True, limit=VOCABULARY_ROWS):
-        tokens = tokenize(str(r.get("captions") or ""))
+        raw = str(r.get("captions") or "")
+        tokens = tokenize(raw)
         for word in set(tokens):
             counts[word] = counts.get(word, 0) + 1
-        for pair in {f"{a} {b}" for a, b in zip(tokens, tokens[1:])}:
+        # a name written capitalized inside a sentence ("the Krommest sitting table": an app)
+        # modifies no noun: its pairs are no evidence of what the records are called
+        names = {w.lower() for w in re.findall(r"(?<=[a-z,;] )[A-Z][a-z]+", raw)} - set(re.findall(r"\b[a-z]+\b", raw))
+        for pair in {f"{a} {b}" for a, b in zip(tokens, tokens[1:]) if a not in names}:
             pairs[pair] = pairs.get(pair, 0) + 1
     if len(_VOCABULARY) > 1000:
         _VOCABULARY.clear()

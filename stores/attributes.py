@@ -358,6 +358,16 @@ def _dimension(k: Known) -> str | None:
     return None if _self_named(k) else k.dimension
 
 
+def _unit_left_out(k: Known, other: Known, ranges: dict[str, tuple[float, float]] | None) -> bool:
+    """"Resting HR 58" beside "resting heart rate 58 bpm": one label written without the unit
+    the other carries - the same words (or their abbreviation) and the same values."""
+    if (_dimension(k) is None) == (_dimension(other) is None) or k.kind != "float":
+        return False
+    if not (words(k.name) & words(other.name) and len(words(k.name) | words(other.name)) > 1 or _abbreviated(k.name, other.name)):
+        return False
+    return ranges is not None and ranges_overlap(ranges.get(k.name), ranges.get(other.name))
+
+
 def consolidation(known: Sequence[Known], sets: Sequence[tuple[frozenset[str], int]], *, frozen: frozenset[str] = frozenset(),
                   min_similarity: float = 0.9, ranges: dict[str, tuple[float, float]] | None = None) -> dict[str, str]:
     """Pairs of attributes that are one quantity under two labels: ``{merged: survivor}``.
@@ -390,7 +400,9 @@ def consolidation(known: Sequence[Known], sets: Sequence[tuple[frozenset[str], i
             continue
         partners = []
         for other in known:
-            if other.name == k.name or other.name in merged or _dimension(other) != _dimension(k) or other.kind != k.kind:
+            if other.name == k.name or other.name in merged or other.kind != k.kind:
+                continue
+            if _dimension(other) != _dimension(k) and not _unit_left_out(k, other, ranges):
                 continue
             if (k.name, other.name) in together or support[other.name] < support[k.name]:
                 continue

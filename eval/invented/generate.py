@@ -30,16 +30,17 @@ from adamm.eval.invented.words import Lexicon
 SCORER = Path(__file__).with_name("score.py")
 
 
-def scenarios(seed: int, count: int, sparse: bool = False, varied: bool = False) -> list[tuple[Scenario, list[dict[str, Any]]]]:
+def scenarios(seed: int, count: int, sparse: bool = False, varied: bool = False, styles: bool = False) -> list[tuple[Scenario, list[dict[str, Any]]]]:
     """``count`` validated scenarios of ``seed``, each with its questions (``sparse``: see
     :func:`~adamm.eval.invented.domain.invent_domain`; ``varied``: the same questions in other
-    wordings, :mod:`~adamm.eval.invented.phrasing`)."""
+    wordings, :mod:`~adamm.eval.invented.phrasing`; ``styles``: other authors' layouts too - tables
+    under a header row, terse notes of values alone)."""
     lex = Lexicon()
     out = []
     for i in range(count):
         rng = random.Random(f"adamm-invented/{'sparse/' if sparse else ''}{seed}/{i}")
         dom = invent_domain(rng, lex, sparse)
-        scn = build(dom, lex, rng)
+        scn = build(dom, lex, rng, styles)
         qas = build_questions(scn, random.Random(f"adamm-invented/{seed}/{i}/questions"),
                               random.Random(f"adamm-invented/{seed}/{i}/varied") if varied else None)
         validate(scn, qas)
@@ -55,10 +56,10 @@ def records_of(scn: Scenario) -> list[dict[str, Any]]:
                         for k in order if k in r.values}} for r in scn.records]
 
 
-def write(out: Path, seed: int = 0, count: int = 4, sparse: bool = False, varied: bool = False) -> dict[str, Any]:
+def write(out: Path, seed: int = 0, count: int = 4, sparse: bool = False, varied: bool = False, styles: bool = False) -> dict[str, Any]:
     """Write the data set of ``seed`` into ``out`` (replacing earlier dialog/records files) and
     return a summary per scenario."""
-    made = scenarios(seed, count, sparse, varied)
+    made = scenarios(seed, count, sparse, varied, styles)
     dialog, records = out / "dialog", out / "records"
     for d, pattern in ((dialog, "*.json"), (records, "*.jsonl")):
         d.mkdir(parents=True, exist_ok=True)
@@ -91,10 +92,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                    help="dashboard days: 5-8 numeric fields, most of them missing from some records")
     p.add_argument("--varied", action="store_true",
                    help="the same questions in other wordings, periods relative to a stated day")
+    p.add_argument("--styles", action="store_true",
+                   help="other authors' layouts too: tables under a header row, terse notes of values alone")
     a = p.parse_args(argv)
     if a.scenarios < 1:
         p.error("--scenarios must be at least 1")
-    summary = write(Path(a.out), a.seed, a.scenarios, a.sparse, a.varied)
+    summary = write(Path(a.out), a.seed, a.scenarios, a.sparse, a.varied, a.styles)
     print(json.dumps(summary, indent=1, ensure_ascii=False))
     return 0
 

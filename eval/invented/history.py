@@ -110,7 +110,7 @@ def _round(sid: str, k: int, user: str, assistant: str, captions: list[str], sce
             "image_caption": captions}
 
 
-def build(dom: Domain, lex: Lexicon, rng: random.Random) -> Scenario:
+def build(dom: Domain, lex: Lexicon, rng: random.Random, styles: bool = False) -> Scenario:
     """The whole history of one domain."""
     n_sessions = rng.randint(8, 12)
     sdays = _session_days(rng, n_sessions)
@@ -149,7 +149,7 @@ def build(dom: Domain, lex: Lexicon, rng: random.Random) -> Scenario:
         for what, item in middle:
             k = len(rounds) + 1
             if what == "log":
-                user, caption = _log_round(dom, item, sd, rng)
+                user, caption = _log_round(dom, item, sd, rng, styles)
                 for r in item:
                     r.round, r.session = f"{sid}:{k}", sid
                 ack = "All added." if len(item) > 1 else rng.choice(render.ACKS)
@@ -171,14 +171,14 @@ def build(dom: Domain, lex: Lexicon, rng: random.Random) -> Scenario:
     return Scenario(dom, _profile(dom, rng), sessions, records, facts)
 
 
-def _log_round(dom: Domain, group: list[Record], sd: date, rng: random.Random) -> tuple[str, str | None]:
+def _log_round(dom: Domain, group: list[Record], sd: date, rng: random.Random, styles: bool = False) -> tuple[str, str | None]:
     if len(group) > 1:
         image = rng.random() < 0.7
         for r in group:
             r.layout = "week-image" if image else "week"
-        return render.week(dom, group, image, rng)
+        return render.week(dom, group, image, rng, styles)
     rec = group[0]
-    layout = rng.choice(render.LAYOUTS)
+    layout = rng.choice(render.LAYOUTS + (render.STYLE_LAYOUTS if styles else ()))
     image = layout != "prose" and rng.random() < 0.45
     rec.layout = layout + ("-image" if image else "")
     return render.single(dom, rec, cue(rec.day, sd, rng), layout, image, rng)

@@ -21,6 +21,9 @@ from adamm.eval.invented.domain import Domain
 from adamm.eval.invented.units import Shown
 
 LAYOUTS = ("tiles", "lines", "after", "prose")
+#: Other authors' layouts (``--styles``): a table with a header row over its value rows, and a
+#: terse note of values alone where a unit or a known category says what each is.
+STYLE_LAYOUTS = ("table", "terse")
 ACKS = ("Logged.", "Got it, saved.", "Added to the log.", "Noted.", "Saved, thanks.", "In the log now.")
 
 
@@ -97,6 +100,39 @@ def after(dom: Domain, rec: Record, rng: random.Random) -> str:
     return rng.choice((", ", " · ", " / ")).join(parts)
 
 
+def _cell(rec: Record, key: str) -> str:
+    return rec.shown[key].text if key in rec.shown else "—"
+
+
+def table(dom: Domain, recs: list[Record], rng: random.Random, day: bool = False) -> str:
+    """A header row of labels over one row of values per record ("Date | Vrell | Brosk")."""
+    lab = _Labels(dom, rng, ("title", "upper"))
+    keys = [(k, key, label) for k, key, label in _items(dom, recs[0])]
+    for r in recs[1:]:
+        keys += [x for x in _items(dom, r) if x not in keys]
+    sep = rng.choice((" | ", " ; "))
+    head = sep.join((["Date"] if day else []) + [lab(key, label) for _, key, label in keys])
+    rows = [sep.join(([_day_label(r.day, rng)] if day else []) + [_cell(r, key) for _, key, _ in keys]) for r in recs]
+    return "\n".join([head, *rows])
+
+
+def terse(dom: Domain, rec: Record, rng: random.Random) -> str:
+    """Values alone where their unit or their category says what they are ("14 qz, 38 km,
+    Ashvel"); a bare number keeps its label, the entity its preposition."""
+    lab = _Labels(dom, rng, ("lower", "title"))
+    parts = []
+    for kind, key, label in _items(dom, rec):
+        v = rec.shown[key].text
+        if kind == "num":
+            parts.append(v if dom.num(key).measure.symbol or dom.num(key).measure.kind in ("duration", "money")
+                         else f"{lab(key, label)} {v}")
+        elif kind == "cat":
+            parts.append(v)
+        else:
+            parts.append(f"{'with' if dom.entity and dom.entity.role == 'person' else 'at'} {v}")
+    return ", ".join(parts)
+
+
 def _clause(dom: Domain, kind: str, key: str, label: str, v: str, rng: random.Random) -> str:
     if kind == "num":
         bare = not dom.num(key).measure.symbol
@@ -148,6 +184,14 @@ def single(dom: Domain, rec: Record, cue: Cue, layout: str, image: bool, rng: ra
     """(user text, caption or None) of a round holding one record."""
     if layout == "prose":
         return prose(dom, rec, cue, rng), None
+    if layout == "table":
+        text = table(dom, [rec], rng)
+        if image:
+            return screenshot_words(cue, rng) if cue.kind != "explicit" else "Here's the card.", \
+                f"Screenshot of the {dom.app} {dom.noun} table{' for ' + cue.text if cue.kind == 'explicit' else ''}:\n{text}"
+        return f"{lead(dom, cue, rng)}\n{text}", None
+    if layout == "terse":
+        return f"{lead(dom, cue, rng)} {terse(dom, rec, rng)}.", None
     if image:
         body = {"tiles": tiles, "after": after}.get(layout)
         text = body(dom, rec, rng) if body else lines(dom, rec, rng, sep="; ")
@@ -164,8 +208,14 @@ def _day_label(d: date, rng: random.Random) -> str:
     return rng.choice((f"{WEEKDAYS[d.weekday()][:3]} {mon_d(d)}", d.isoformat(), d_mon(d), mon_d(d)))
 
 
-def week(dom: Domain, recs: list[Record], image: bool, rng: random.Random) -> tuple[str, str | None]:
-    """(user text, caption or None) of a week view: one line per record, each with its date."""
+def week(dom: Domain, recs: list[Record], image: bool, rng: random.Random, styles: bool = False) -> tuple[str, str | None]:
+    """(user text, caption or None) of a week view: one line per record, each with its date (or,
+    with ``styles``, sometimes a table with a date column under one header row)."""
+    if styles and rng.random() < 0.5:
+        text = table(dom, recs, rng, day=True)
+        if image:
+            return rng.choice(("The week as a table.", f"My {dom.app} export.")), f"Screenshot of the {dom.app} export:\n{text}"
+        return rng.choice(("Export from the week:", f"Pasting my {dom.kind} sheet:")) + "\n" + text, None
     rows = [f"{_day_label(r.day, rng)} — {tiles(dom, r, rng, sep=', ')}" for r in recs]
     if image:
         caption = f"Screenshot of the {dom.app} week view, one row per {dom.noun}: " + "; ".join(f"'{x}'" for x in rows) + "."

@@ -220,6 +220,7 @@ class _Unit:
     spans: list[Span] = field(default_factory=list)
     days: list[date] = field(default_factory=list)
     observing: bool = True
+    dates: list[tuple[int, int]] = field(default_factory=list)  #: where the unit's dates are written
 
 
 def _units(part: str, text: str) -> list[_Unit]:
@@ -416,9 +417,78 @@ def _bare(sp: Span, name: str) -> str | None:
     if words and not set(words) <= QUALIFIERS | MONEY_WORDS:
         return None
     default = _DIMENSION_NAMES.get(sp.dimension or "")
+    if (sp.dimension or "").startswith("unit:") and not words and sp.unit and name == snake_case(sp.unit):
+        return ""  # "704 kn" alone: named by a unit of the memory's own, as "31.2 km" by a known one
     if name != default and not name.startswith(("amount", "price")) and not (default and name.startswith(default + "_")):
         return None  # ("distance_m": the second distance of a record, named by its unit too)
     return words[0] if words else ""
+
+
+#: Cell separators of a table written as text: one per line, the same on every line.
+_TABLE_SEPARATORS = ("|", ";", "\t", " · ")
+
+
+def _cells_of(text: str, sep: str) -> list[tuple[int, int]]:
+    """The (start, end) of every non-empty cell of a line split at ``sep``, stripped."""
+    out, pos = [], 0
+    for piece in text.split(sep):
+        a = pos + len(piece) - len(piece.lstrip())
+        b = pos + len(piece.rstrip())
+        pos += len(piece) + len(sep)
+        if b > a:
+            out.append((a, b))
+    return out
+
+
+def _header_of(unit: _Unit) -> tuple[str, list[tuple[int, int]]] | None:
+    """A line of labels only (no digits), split by one separator into >= 2 cells: a header."""
+    if re.search(r"\d", unit.text):
+        return None
+    for sep in _TABLE_SEPARATORS:
+        cells = _cells_of(unit.text, sep)
+        if len(cells) >= 2 and unit.text.count(sep) == len(cells) - 1 and all(
+                len(unit.text[a:b].split()) <= 4 for a, b in cells):
+            return sep, cells
+    return None
+
+
+def _read_header_tables(units: list[_Unit]) -> None:
+    """"Date | Vrell | Brosk" over "Mar 4 | 14 qz | Ashvel": every row's cell takes its column's
+    header as its label, by position - the layout says what each value is, not the words next
+    to it (there are none). Rows are the lines right under the header with as many cells."""
+    i = 0
+    while i < len(units):
+        head = _header_of(units[i])
+        if head is None:
+            i += 1
+            continue
+        sep, labels = head
+        names = [units[i].text[a:b].strip(" :") for a, b in labels]
+        j = i + 1
+        while j < len(units) and units[j].part == units[i].part and units[j].observing:
+            row = units[j]
+            cells = _cells_of(row.text, sep)
+            if len(cells) != len(names) or not re.search(r"\d", row.text):
+                break
+            row.spans = [sp for (a, b), name in zip(cells, names) for sp in _cell_spans(row, a, b, name)]
+            j += 1
+        i = j if j > i + 1 else i + 1
+
+
+def _cell_spans(row: _Unit, a: int, b: int, label: str) -> list[Span]:
+    """The value of one table cell, labelled by its column's header; a date cell names the
+    row's day (already read) and a dash an empty cell."""
+    cell = row.text[a:b]
+    if any(a <= s and e <= b for s, e in row.dates) or re.fullmatch(r"[—–\-]+|n/?a", cell, re.I):
+        return []
+    found = [sp for sp in find_spans(cell) if not (sp.label and sp.label_after and sp.unit is None)]
+    if found:
+        sp = max(found, key=lambda x: x.end - x.start)
+        return [Span(a + sp.start, a + sp.end, sp.num, sp.text, sp.unit, sp.dimension, label, sp.raw, sp.missing,
+                     False, True, True, sp.role)]
+    if re.search(r"\d", cell) or len(cell.split()) > 4:
+        return []
+    return [Span(a, b, None, cell, None, None, label, cell, colon=True)]
 
 
 def _labelled_cell(unit: _Unit, sp: Span) -> bool:
@@ -516,9 +586,11 @@ def extract_round(rnd: Round, ocr: dict[str, str] | None = None) -> list[Draft]:
                 # A night's sleep is dated by the day one wakes up, as sleep apps do.
                 unit.days = [ref if d == ref - timedelta(days=1) and _LAST_NIGHT.search(unit.text) else d for d in unit.days]
             unit.spans = find_spans(unit.text, [(d.start, d.end) for d in dates]) if unit.observing else []
+            unit.dates = [(d.start, d.end) for d in dates]
             if unit.spans and any(sp.role == "money" for sp in unit.spans):
                 unit.spans.extend(_merchant(unit.text, unit.spans))
             units.append(unit)
+    _read_header_tables(units)
     records, context = _records(units)
     shared = [(u, f) for u in context if u.observing for f in find_facets(u.text)]
     drafts: list[Draft] = []

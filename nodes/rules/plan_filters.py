@@ -32,6 +32,28 @@ def value_pattern(value: Any) -> str:
     return rf"(?<![a-z0-9]){re.escape(str(value).lower())}(?![a-z0-9])"
 
 
+def _constant(column: dict[str, Any]) -> bool:
+    """A text column that holds one value in every row that has it ("gosting" from "Tuesday's
+    gosting sitting: ..."): it says what the records are, not which of them - no subset."""
+    values = column.get("values")
+    return values is not None and len({str(v).lower() for v in values}) == 1 and len(column.get("counts") or {}) <= 1
+
+
+def _names_the_records(question: str, value: str, column: str, table: dict[str, Any]) -> bool:
+    """"my gosting sittings" where a sparse column ``sitting`` holds "gosting" for many rows: the
+    words are what the records are called (written "Tuesday's gosting sitting: ..." in one
+    layout, not at all in another), not a subset - a column a layout fills, not every record."""
+    c = next((c for c in table["columns"] if c["name"] == column), None)
+    rows = table.get("rows") or 0
+    if c is None or not rows or c.get("filled") is None or c["filled"] >= 0.9 * rows:
+        return False
+    share = (c.get("counts") or {}).get(value.lower(), 0)
+    if share < 0.3 * c["filled"]:
+        return False
+    noun = re.escape(column.replace("_", " "))
+    return re.search(rf"{re.escape(value.lower())}\s+{noun}(?:e?s)?\b", question.lower()) is not None
+
+
 def value_filters(question: str, table: dict[str, Any]) -> list[dict[str, Any]]:
     """Text values of the table's columns that the question names ("groceries", "the Ravens", "win").
 
@@ -40,6 +62,7 @@ def value_filters(question: str, table: dict[str, Any]) -> list[dict[str, Any]]:
     rows = table.get("rows") or 0
     candidates = [(str(value).strip(), c["name"]) for c in table["columns"] if c["type"] == "text"
                   and not (rows and c.get("filled") is not None and c["filled"] < 0.5 * rows)  # a sparse column undercounts
+                  and not _constant(c)
                   for value in (c.get("values") or c.get("samples") or [])]
     # a value stored in several columns ("Balsyn" as a plask, and once misread as a merchant)
     # is the value of the column where it is most often
@@ -63,6 +86,8 @@ def value_filters(question: str, table: dict[str, Any]) -> list[dict[str, Any]]:
                 named = bool(words & set(_VALUE_LEMMAS[lv]))
             if not named and " " not in lv and len(lv) >= 4:
                 named = word_stem(lv) in {word_stem(w) for w in words}
+        if named and _names_the_records(question, v, col, table):
+            continue
         if named:
             out.append({"column": col, "op": "=", "value": v})
             done.add(col)

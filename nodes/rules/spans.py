@@ -388,6 +388,8 @@ def find_spans(text: str, masked: list[tuple[int, int]] | None = None) -> list[S
         if m.group("b") == "5" or "star" in after or re.search(r"rat|give|gave|scor|\bit\b", before):
             value = parse_number(m.group("a"), price=True)
             add(Span(m.start(), m.end(), value, None, "stars", "rating", "rating", m.group(0), role="rating"))
+        else:  # "effort 4 out of 10", "RPE 6/10": one value on a scale; the scale's top is no field
+            add(Span(m.start(), m.end(), parse_number(m.group("a"), price=True), None, None, None, "", m.group(0)))
     for m in _DURATION.finditer(text):
         if not free(m.start(), m.end()):
             continue

@@ -1,0 +1,72 @@
+"""Logs other authors write: a table under a header row, terse notes of values alone, and the
+record's own name in some layouts only. Written with invented words, so only discovered
+structure answers: the header names each cell by position, a coined unit names a bare value,
+and "my trabbing sessions" is what every record is - no subset.
+
+The memory runs on SQLite and PostgreSQL (``db_url``); the questions go through the real query
+graph with the offline rules backend.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from adamm.graphs.ingest import graph as ingest
+from adamm.graphs.query import graph as query
+from adamm.nodes.backends import backends, reset_backends
+from adamm.nodes.context import Context
+from adamm.nodes.rules.observe import extract_round
+from adamm.stores.records import Round
+
+BROSK = ("Ashvel", "Tirn", "Ashvel", "Glim")
+#: (day, vrell qz, drom min, brosk)
+RECORDS = [(d, 10 + (7 * d) % 9, 30 + (11 * d) % 25, BROSK[d % 4]) for d in range(1, 29)]
+
+
+def _text(i: int, day: int, vrell: int, drom: int, brosk: str) -> str:
+    if i % 3 == 0:  # a table: labels above, values below, by position
+        return f"Trabbing session, March {day}:\nVRELL | DROM | BROSK\n{vrell} qz | {drom} min | {brosk}"
+    if i % 3 == 1:  # terse: the unit says what a value is, a known category says itself
+        return f"March {day}: {vrell} qz, {drom} min, {brosk}."
+    return f"My trabbing session on March {day}: Vrell {vrell} qz · Drom {drom} min · Brosk: {brosk}"
+
+
+def _round(i: int, day: int, vrell: int, drom: int, brosk: str) -> dict[str, Any]:
+    return {"round_id": f"r{i}", "session_id": f"s{day}", "timestamp": f"2026-03-{day:02d}T20:00:00",
+            "user_text": _text(i, day, vrell, drom, brosk), "assistant_text": "Logged."}
+
+
+def test_a_header_row_names_the_cells_under_it() -> None:
+    rnd = Round(round_id="r", user_text="Export:\nDate ; VRELL ; DROM ; BROSK\nMar 3 ; 14 qz ; 35 min ; Ashvel\n"
+                                         "Mar 4 ; 12 qz ; — ; Tirn", timestamp=datetime(2026, 3, 5, 9))
+    got = sorted((d.record, d.attribute, d.value_num if d.value_num is not None else d.value_text, str(d.observed_at))
+                 for d in extract_round(rnd))
+    assert got == [(0, "brosk", "Ashvel", "2026-03-03"), (0, "drom", 35.0, "2026-03-03"), (0, "vrell", 14.0, "2026-03-03"),
+                   (1, "brosk", "Tirn", "2026-03-04"), (1, "vrell", 12.0, "2026-03-04")]
+
+
+def test_three_layouts_of_one_log_answer_exactly(tmp_path: Path, db_url: str) -> None:
+    reset_backends()
+    ctx = Context(home=str(tmp_path / "home"), database_url=db_url)
+    rounds = [_round(i, *r) for i, r in enumerate(RECORDS)]
+    for start in range(0, len(rounds), 7):
+        ingest.invoke({"memory_id": "t", "rounds": rounds[start:start + 7]}, context=ctx)
+    sql = backends(ctx).sql
+    holding = {t.name: sql.select_rows("t", t.name) for t in sql.tables("t")}
+    holding = {name: rows for name, rows in holding.items() if rows}
+    assert len(holding) == 1, sorted(holding)
+    rows = next(iter(holding.values()))
+    assert len(rows) == len(RECORDS)
+    info = sql.table("t", next(iter(holding)))
+    vrell = next(c.name for c in info.columns if c.unit == "qz")
+    assert sum(r[vrell] is not None for r in rows) == len(RECORDS)  # the terse "14 qz" took the qz field's name
+
+    def ask(question: str) -> str:
+        return query.invoke({"memory_id": "t", "question": question, "now": "2026-03-31T12:00:00"}, context=ctx)["answer"]
+
+    ashvel = [r for r in RECORDS if r[3] == "Ashvel"]
+    assert ask("How many Ashvel trabbing sessions did I log in March?").startswith(f"{len(ashvel)}")
+    total = sum(r[1] for r in RECORDS)
+    assert ask("What was my total vrell across all my trabbing sessions?").startswith(f"{total:,} qz")
