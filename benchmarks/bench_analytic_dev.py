@@ -51,6 +51,9 @@ UNITS: dict[str, tuple[str, float]] = {
     "m/s": ("speed", 3.6),
     **dict.fromkeys(("eur", "€", "euro", "euros"), ("money", 1.0)),
     **dict.fromkeys(("l", "litre", "litres", "liter", "liters"), ("volume", 1.0)),
+    **dict.fromkeys(("kg", "kgs", "kilogram", "kilograms"), ("mass", 1.0)),
+    **dict.fromkeys(("lb", "lbs", "pound", "pounds"), ("mass", 0.45359237)),
+    **dict.fromkeys(("g", "gram", "grams"), ("mass", 0.001)),
     # a pace, in seconds per kilometre
     **dict.fromkeys(("sec_per_km", "s_per_km", "s/km", "sec/km"), ("pace", 1.0)),
     **dict.fromkeys(("min/km", "min_per_km"), ("pace", 60.0)),

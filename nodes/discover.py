@@ -177,12 +177,12 @@ def _merge_by_values(by_record: dict[tuple[str, int], list[ObservationRecord]],
     together: dict[str, Counter] = defaultdict(Counter)
     for key in set(by_record) | set(found):
         group = [*by_record.get(key, ()), *found.get(key, ())]
-        texts = {o.attribute for o in group if o.value_num is None and o.value_text}
+        said = {o.attribute: o.value_text.strip().lower() for o in group if o.value_num is None and o.value_text}
         for o in group:
             if o.value_num is None and o.value_text:
                 values[o.attribute][o.value_text.strip().lower()] += 1
-        for a in texts:
-            together[a].update(texts - {a})
+        for a, va in said.items():  # the same value under both names is one field read twice, not two
+            together[a].update(b for b, vb in said.items() if b != a and vb != va)
     out: dict[str, str] = {}
     for a, va in values.items():
         total = sum(va.values())

@@ -402,7 +402,7 @@ def consolidation(known: Sequence[Known], sets: Sequence[tuple[frozenset[str], i
         for other in known:
             if other.name == k.name or other.name in merged or other.kind != k.kind:
                 continue
-            if _dimension(other) != _dimension(k) and not _unit_left_out(k, other, ranges):
+            if other.dimension != k.dimension and _dimension(other) != _dimension(k) and not _unit_left_out(k, other, ranges):
                 continue
             if (k.name, other.name) in together or support[other.name] < support[k.name]:
                 continue

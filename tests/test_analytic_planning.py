@@ -523,3 +523,23 @@ def test_a_trend_from_one_month_to_another_compares_the_two_months() -> None:
         sides = compare_sides(q, find_periods(q, date(2025, 6, 1)), _INVENTED[0])
         assert sides is not None
         assert [s[0][0]["value"] for s in sides] == [["2025-02-01", "2025-02-28"], ["2025-04-01", "2025-04-30"]]
+
+
+def test_the_records_own_name_is_no_subset_nor_a_side() -> None:
+    """"my grasking sittings" where a sparse ``sitting`` column holds "grasking" / "Grasking"
+    (one layout writes "Tuesday's grasking sitting: ..."): no filter, and no comparison of a
+    value with its own capitalisation."""
+    from adamm.nodes.rules.plan_filters import names_the_records, value_filters
+    from adamm.nodes.rules.plan_instantiate import compare_sides
+
+    table = {"name": "rirrsi_log", "rows": 40, "columns": [
+        {"name": "jitesh", "type": "float", "unit": "skul"},
+        {"name": "slov", "type": "text", "filled": 40, "values": ["Karrnee", "Flollyr", "Dravee"],
+         "counts": {"karrnee": 15, "flollyr": 14, "dravee": 11}},
+        {"name": "sitting", "type": "text", "filled": 30, "values": ["grasking", "Grasking", "Krommest"],
+         "counts": {"grasking": 20, "krommest": 10}}]}
+    q = "Is my jitesh higher on average for Flollyr grasking sittings or for Dravee grasking sittings?"
+    assert names_the_records(q, "grasking", "sitting", table)
+    assert value_filters("How many Flollyr grasking sittings did I log?", table) == [{"column": "slov", "op": "=", "value": "Flollyr"}]
+    sides = compare_sides(q, [], table)
+    assert sides is not None and [s[0][0]["value"] for s in sides] == ["Flollyr", "Dravee"]

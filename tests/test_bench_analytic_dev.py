@@ -58,6 +58,7 @@ def test_numbers_match_within_tolerance_and_after_unit_conversion():
     assert not bd.cell_matches("moving_time_s", 4680, 78, None, "moving")
     assert bd.cell_matches("total_eur", 61.4, "61,40 €")  # a text cell holding one amount
     assert bd.cell_matches("elevation_gain_m", 0.133, 133, "m") is False
+    assert bd.cell_matches("weight_kg", 17.69010243, 39.0, "lb", "weight")  # a column kept in pounds
     assert not bd.cell_matches("pulse_bpm", 66, None)
     assert not bd.cell_matches("pulse_bpm", 66, True)
 

@@ -188,3 +188,17 @@ def test_a_dashboard_logs_fields_are_named_by_their_labels_and_no_label_is_a_cat
              for c in t.columns if c.type == "text" and (v := row.get(c.name))}
     assert not {snake_case(v) for v in texts} & labels, sorted({snake_case(v) for v in texts} & labels)
     reset_backends()
+
+
+def test_a_value_seen_in_two_fields_belongs_to_the_one_holding_it_more_often() -> None:
+    """A companion's name once misread as a payee is still the companion's: the bare "with
+    Grarshi Prolso" is read into ``vrell``, which states it three times to the payee's once."""
+    from adamm.nodes.rules.slots import SlotModel
+
+    texts = ["From Tuesday: 11.2 km, Daishfi, with Grarshi Prolso.", "Vrell: Grarshi Prolso · Fintex: Daishfi"]
+    labelled = [("vrell", "Grarshi Prolso")] * 3 + [("merchant", "Grarshi Prolso")] + [("fintex", "Daishfi")] * 2
+    model = SlotModel().fit(texts, labelled, [])
+    assert model.values_["grarshi prolso"] == "vrell"
+    assert ("vrell", "Grarshi Prolso") in [(a, v) for a, v, _, _ in model.transform(texts[0], ["fintex"])]
+    tied = SlotModel().fit(texts, [("vrell", "Grarshi Prolso")] * 2 + [("merchant", "Grarshi Prolso")] * 2, [])
+    assert "grarshi prolso" not in tied.values_  # as often in both: nobody's

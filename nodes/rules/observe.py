@@ -626,6 +626,8 @@ def extract_round(rnd: Round, ocr: dict[str, str] | None = None) -> list[Draft]:
         for u, fc in sorted(own, key=lambda uf: uf[1].rank) + sorted(shared, key=lambda uf: uf[1].rank) + borrowed:
             if fc.attribute in seen or (fc.attribute == "time_of_day" and _SLEEP.search(text)):
                 continue  # the surest reading of a field wins ("bike: Gravel"); sleep spans the night
+            if fc.value and any(d.record == i and (d.value_text or "").lower() == fc.value.lower() for d in drafts):
+                continue  # "Vrell: Kretan Apyss" read again as a payee: one value, its labelled field
             seen.add(fc.attribute)
             drafts.append(Draft(attribute=fc.attribute, value_num=None, value_text=fc.value, unit=None, dimension=None,
                                 raw=u.text[fc.start:fc.end], source=f"{u.part}[{u.start + fc.start}:{u.start + fc.end}]",
@@ -647,6 +649,8 @@ def _merchant(text: str, spans: list[Span]) -> list[Span]:
     if m is None:
         return []
     name = m.group("np").rstrip(".,")
+    if canonical_unit(name) is not None or canonical_unit(name.split()[0]) is not None:
+        return []  # "came to EUR 35.39": the amount's currency, no one paid
     return [Span(m.start("np"), m.end("np"), None, name, None, None, "merchant", name)]
 
 

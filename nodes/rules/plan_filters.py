@@ -39,8 +39,9 @@ def _constant(column: dict[str, Any]) -> bool:
     return values is not None and len({str(v).lower() for v in values}) == 1 and len(column.get("counts") or {}) <= 1
 
 
-def _names_the_records(question: str, value: str, column: str, table: dict[str, Any]) -> bool:
-    """"my gosting sittings" where a sparse column ``sitting`` holds "gosting" for many rows: the
+def names_the_records(question: str, value: str, column: str, table: dict[str, Any]) -> bool:
+    """"my gosting sittings" where a sparse column ``sitting`` holds "gosting" for many rows (or
+    "my sheeling outings" where ``sheeling`` holds "outing"): the
     words are what the records are called (written "Tuesday's gosting sitting: ..." in one
     layout, not at all in another), not a subset - a column a layout fills, not every record."""
     c = next((c for c in table["columns"] if c["name"] == column), None)
@@ -51,7 +52,8 @@ def _names_the_records(question: str, value: str, column: str, table: dict[str, 
     if share < 0.3 * c["filled"]:
         return False
     noun = re.escape(column.replace("_", " "))
-    return re.search(rf"{re.escape(value.lower())}\s+{noun}(?:e?s)?\b", question.lower()) is not None
+    v = re.escape(value.lower())
+    return re.search(rf"\b{v}\s+{noun}(?:e?s)?\b|\b{noun}\s+{v}(?:e?s)?\b", question.lower()) is not None
 
 
 def value_filters(question: str, table: dict[str, Any]) -> list[dict[str, Any]]:
@@ -86,7 +88,7 @@ def value_filters(question: str, table: dict[str, Any]) -> list[dict[str, Any]]:
                 named = bool(words & set(_VALUE_LEMMAS[lv]))
             if not named and " " not in lv and len(lv) >= 4:
                 named = word_stem(lv) in {word_stem(w) for w in words}
-        if named and _names_the_records(question, v, col, table):
+        if named and names_the_records(question, v, col, table):
             continue
         if named:
             out.append({"column": col, "op": "=", "value": v})

@@ -14,7 +14,7 @@ from typing import Any
 from adamm.nodes.rules.facets import vocabulary_values
 from adamm.nodes.rules.plan_columns import MIN_COLUMN_SCORE, Target, column_by_unit, named_text_column, speed_expression, text_column
 from adamm.nodes.rules.plan_events import AROUND, FACT_REF, event_bound, fact_conditions, stated_fact
-from adamm.nodes.rules.plan_filters import (condition_filters, link_column, mention_filters, period_filters, subset_filters,
+from adamm.nodes.rules.plan_filters import (condition_filters, link_column, mention_filters, names_the_records, period_filters, subset_filters,
                                              value_filters, value_pattern)
 from adamm.nodes.rules.plan_intent import DAY_OF, MIN, RANGE_WORDS, SHARE_SPLIT, TREND, WHICH_NOUN, Intent, lists_values
 from adamm.nodes.rules.plan_targets import choose_table, choose_target
@@ -138,6 +138,12 @@ def instantiate(step: int, tool: str, question: str, periods: list[Period], inte
     lists_days = intent.asks_day or kind == "filter_days"
     if valued and lists_days and (target is None or target.score < MIN_COLUMN_SCORE or target.table not in {t["name"] for t in valued}):
         target = Target(valued[0]["name"], "date", None, MIN_COLUMN_SCORE, valued[0]["columns"])  # "when did I shop at X"
+    if kind == "compare" and intent.operator == "count" and (target is None or target.score < MIN_COLUMN_SCORE):
+        # "which month had more grasking sittings": records counted, no column named - the table
+        # the question's words fit best
+        chosen = choose_table(encoder, question, periods, tables)
+        if chosen is not None and chosen.score >= MIN_COLUMN_SCORE:
+            target = Target(chosen.table, "*", None, chosen.score, next(t["columns"] for t in tables if t["name"] == chosen.table))
     if target is None or target.score < MIN_COLUMN_SCORE:
         return None
     table = next(t for t in tables if t["name"] == target.table)
@@ -269,7 +275,8 @@ def compare_sides(question: str, periods: list[Period], table: dict[str, Any],
         if c["type"] != "text":
             continue
         for value in c.get("values") or c.get("samples") or []:
-            if re.search(value_pattern(value), question.lower()):
+            if re.search(value_pattern(value), question.lower()) and not names_the_records(question, str(value), c["name"], table) \
+                    and all(str(value).lower() != str(side[0][0]["value"]).lower() for side in named):
                 named.append(([{"column": c["name"], "op": "=", "value": value}], str(value)))
     if len(named) < 2:  # "paperbacks or ebooks": the stored values in other words
         for f in vocabulary_values(question):

@@ -242,12 +242,18 @@ class SlotModel:
             pooled[s.name].update(s.values)
         for attribute, value in labelled:
             pooled[attribute][value.lower()] += 1
-        owners: dict[str, set[str]] = defaultdict(set)
+        owners: dict[str, Counter] = defaultdict(Counter)
         for attribute, values in pooled.items():
             for value, n in values.items():
-                if n >= MIN_BARE_COUNT and all(_usable(w) for w in value.split()) and len(value) >= 3:
-                    owners[value].add(attribute)
-        self.values_ = {v: next(iter(a)) for v, a in owners.items() if len(a) == 1}
+                if all(_usable(w) for w in value.split()) and len(value) >= 3:
+                    owners[value][attribute] += n
+        # a value seen in two fields belongs to the one that holds it at least twice as often
+        # (a name once misread as a payee is still the companion's)
+        self.values_ = {}
+        for v, held in owners.items():
+            (best, n), *rest = held.most_common()
+            if n >= MIN_BARE_COUNT and (not rest or n >= 2 * rest[0][1]):
+                self.values_[v] = best
         alts = sorted(self.values_, key=lambda v: (-len(v), v))
         self._bare = re.compile(r"(?<![\w'’-])(?:" + "|".join(re.escape(v) for v in alts) + r")(?![\w'’-])", re.I) if alts else None
 
