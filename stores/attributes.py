@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 #: Words that qualify a quantity without changing what it measures.
-QUALIFIERS = frozenset({"total", "average", "avg", "mean", "daily", "overall", "net", "my", "today", "todays", "last", "night", "current"})
+QUALIFIERS = frozenset({"total", "average", "avg", "mean", "daily", "overall", "net", "my", "today", "todays", "last", "night", "current", "now"})
 
 
 #: Slot filling: a known attribute present in at least this share of the rounds that share

@@ -297,3 +297,19 @@ def test_a_value_followed_by_its_label_in_a_list_of_cells_is_a_field() -> None:
     assert got.get("farr") == 17.0 and got.get("shask_vrend") == 85.7
     prose = Round(round_id="r2", user_text="Walked to the lake with 3 Friends, 4.2 km in 50 min.", timestamp=datetime(2025, 2, 5))
     assert "friends" not in {d.attribute for d in extract_round(prose)}
+
+
+@pytest.mark.parametrize("text, attribute, value, unit", [
+    ("Steps 12.4k · Sleep 7h 2m", "steps", 12400.0, "steps"),
+    ("Walked 8.1k steps today", "steps", 8100.0, "steps"),
+    ("Brosk 3.5k · Vrell 14 qz", "brosk", 3500.0, None),
+])
+def test_thousands_shortened_with_k_are_numbers(text: str, attribute: str, value: float, unit: str | None) -> None:
+    got = {d.attribute: (d.value_num, d.unit) for d in extract_round(Round(round_id="r", user_text=text, timestamp=datetime(2025, 3, 4)))}
+    assert got[attribute] == (value, unit)
+
+
+def test_a_function_word_after_a_number_is_no_unit() -> None:
+    """"Match 12 vs Kaito": "vs" says who played, it measures nothing."""
+    got = {d.attribute: d.unit for d in extract_round(Round(round_id="r", user_text="Match 12 vs Kaito, 9 turns.", timestamp=datetime(2025, 3, 4)))}
+    assert got.get("match", "absent") in (None, "absent") and "vs" not in got.values()

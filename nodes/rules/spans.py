@@ -189,7 +189,7 @@ _QUALIFIER_ONLY = frozenset({"avg", "average", "mean", "total", "today", "daily"
 #: Words after a number that are no unit of any kind: function words, and the words that make the
 #: number a rank, a time or a count of people ("3 of us", "2 more", "5 times").
 _NOT_A_UNIT = _LABEL_STOP | frozenset("""more less times time x th st nd rd am pm ago later before after left
-remaining people persons us them each per percent new old""".split()) | _QUALIFIER_ONLY | frozenset(
+remaining people persons us them each per percent new old vs versus against""".split()) | _QUALIFIER_ONLY | frozenset(
     """max maximum min minimum peak mean net weekly high low best worst top so far up down off out""".split())
 
 
@@ -453,6 +453,14 @@ def find_spans(text: str, masked: list[tuple[int, int]] | None = None) -> list[S
                     continue
             else:
                 end = m.end()
+                if um.group("u").split()[0] in ("k", "K") and um.start("u") == m.end() and (value := parse_number(raw)) is not None:
+                    # "10.2k steps": thousands, as people shorten them; the unit, if any, follows
+                    after = re.match(r"\s?([A-Za-z]+)", text[m.end() + 1:])
+                    known = canonical_unit(after.group(1)) if after else None
+                    stop = m.end() + 1 + (after.end() if known else 0)
+                    add(Span(m.start(), stop, value * 1000, None, known, dimension_of(known) if known else None, "",
+                             text[m.start():stop]))
+                    continue
                 coined = coined_unit(um.group("u").split()[0], text, m.start()) if um.start("u") <= m.end() + 1 else None
                 if coined is not None:  # "14 qz", "3.2 plim": a unit of the memory's own, named as written
                     unit, dim = coined, f"unit:{coined}"
