@@ -232,3 +232,16 @@ def test_a_relative_period_covers_the_same_days_as_the_absolute_one():
             phrase, clause = relative(p, rng)
             (got,) = find_periods(f"What did I log {phrase} {clause}?", date(2025, 4, 30))
             assert (got.start, got.end) == (p.start, p.end), (phrase, clause)
+
+
+def test_styles_add_header_tables_terse_notes_and_one_card_per_record():
+    """``--styles`` writes other authors' layouts into the same kind of history (validated like
+    the rest): header rows over value rows, notes of bare values, several undated cards in one
+    round whose words name the days."""
+    made = scenarios(3, 2, styles=True)
+    rounds = [r for scn, _ in made for s in scn.sessions for r in s["dialogues"]]
+    texts = [" || ".join([r["user"], *r["image_caption"]]) for r in rounds]
+    assert any(re.search(r"\n[^\n|;]+(?: \| | ; )[^\n]+\n\S", t) for t in texts)  # a header line, then a row
+    assert any(len(r["image_caption"]) > 1 for r in rounds)
+    layouts = {rec.layout for scn, _ in made for rec in scn.records}
+    assert {"table", "terse"} & {lay.split("-")[0] for lay in layouts}

@@ -313,3 +313,13 @@ def test_a_function_word_after_a_number_is_no_unit() -> None:
     """"Match 12 vs Kaito": "vs" says who played, it measures nothing."""
     got = {d.attribute: d.unit for d in extract_round(Round(round_id="r", user_text="Match 12 vs Kaito, 9 turns.", timestamp=datetime(2025, 3, 4)))}
     assert got.get("match", "absent") in (None, "absent") and "vs" not in got.values()
+
+
+def test_undated_screenshots_take_the_days_the_words_name_in_order() -> None:
+    """"Monday and Tuesday:" over two undated cards: the first card is Monday's, the second Tuesday's."""
+    from adamm.stores.records import ImageRef
+
+    rnd = Round(round_id="r", user_text="Monday and Tuesday:", timestamp=datetime(2025, 3, 6, 9),
+                images=[ImageRef(image_id="a", caption="Vrell 14 qz · Drom 31 min"), ImageRef(image_id="b", caption="Vrell 12 qz · Drom 35 min")])
+    days = {(d.record, d.attribute): str(d.observed_at)[:10] for d in extract_round(rnd)}
+    assert days[(0, "vrell")] == "2025-03-03" and days[(1, "vrell")] == "2025-03-04"

@@ -153,7 +153,8 @@ def build(dom: Domain, lex: Lexicon, rng: random.Random, styles: bool = False) -
                 for r in item:
                     r.round, r.session = f"{sid}:{k}", sid
                 ack = "All added." if len(item) > 1 else rng.choice(render.ACKS)
-                rounds.append(_round(sid, k, user, ack, [caption] if caption else [], dom.name, img))
+                captions = caption if isinstance(caption, list) else [caption] if caption else []
+                rounds.append(_round(sid, k, user, ack, captions, dom.name, img))
             elif what == "fact":
                 item.round = f"{sid}:{k}"
                 rounds.append(_round(sid, k, item.user, item.assistant, [], dom.name, img))
@@ -171,7 +172,7 @@ def build(dom: Domain, lex: Lexicon, rng: random.Random, styles: bool = False) -
     return Scenario(dom, _profile(dom, rng), sessions, records, facts)
 
 
-def _log_round(dom: Domain, group: list[Record], sd: date, rng: random.Random, styles: bool = False) -> tuple[str, str | None]:
+def _log_round(dom: Domain, group: list[Record], sd: date, rng: random.Random, styles: bool = False) -> tuple[str, str | list[str] | None]:
     if len(group) > 1:
         image = rng.random() < 0.7
         for r in group:

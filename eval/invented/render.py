@@ -211,6 +211,12 @@ def _day_label(d: date, rng: random.Random) -> str:
 def week(dom: Domain, recs: list[Record], image: bool, rng: random.Random, styles: bool = False) -> tuple[str, str | None]:
     """(user text, caption or None) of a week view: one line per record, each with its date (or,
     with ``styles``, sometimes a table with a date column under one header row)."""
+    if styles and image and rng.random() < 0.35:
+        # one screenshot per record, undated; the user's words name the days in order
+        days = [rng.choice((mon_d(r.day), d_mon(r.day), r.day.isoformat())) for r in recs]
+        said = ", ".join(days[:-1]) + " and " + days[-1]
+        caps = [f"Screenshot of the {dom.app} {dom.noun} card: {tiles(dom, r, rng)}" for r in recs]
+        return rng.choice((f"{said}:", f"Catching up - {said}.", f"The cards for {said}, in order.")), caps  # type: ignore[return-value]
     if styles and rng.random() < 0.5:
         text = table(dom, recs, rng, day=True)
         if image:

@@ -598,9 +598,13 @@ def extract_round(rnd: Round, ocr: dict[str, str] | None = None) -> list[Draft]:
     all_days = {d for u in units for d in u.days}
     context_text = " ".join(u.text.strip() for u in context)
     position = {id(u): i for i, u in enumerate(units)}
+    undated = [rec for rec in records if not rec.days]
+    distinct_context = list(dict.fromkeys(context_days))
+    # "Monday and Tuesday:" over two screenshots: the days the words name, one per record in order
+    in_order = {id(rec): d for rec, d in zip(undated, distinct_context)} if len(undated) > 1 and len(distinct_context) == len(undated) else {}
     for i, rec in enumerate(records):
-        day = rec.days[0] if rec.days else context_days[0] if context_days else (
-            next(iter(all_days)) if len(all_days) == 1 else None)
+        day = rec.days[0] if rec.days else in_order.get(id(rec)) or (context_days[0] if context_days else (
+            next(iter(all_days)) if len(all_days) == 1 else None))
         # in reading order where it fits: a heading line over the record's lines stays in front
         # ("Sleep summary for Mar 4" / "Total: 7:54"); else the record's own text first
         own = {u.part for u in rec.units}
