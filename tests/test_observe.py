@@ -323,3 +323,25 @@ def test_undated_screenshots_take_the_days_the_words_name_in_order() -> None:
                 images=[ImageRef(image_id="a", caption="Vrell 14 qz · Drom 31 min"), ImageRef(image_id="b", caption="Vrell 12 qz · Drom 35 min")])
     days = {(d.record, d.attribute): str(d.observed_at)[:10] for d in extract_round(rnd)}
     assert days[(0, "vrell")] == "2025-03-03" and days[(1, "vrell")] == "2025-03-04"
+
+
+@pytest.mark.parametrize("text, attribute, value, unit", [
+    ("Slept seven and a half hours last night.", "sleep", 7.5, "h"),
+    ("Slept 6 and a half hours.", "sleep", 6.5, "h"),
+    ("Ran five km before work.", "distance", 5.0, "km"),
+])
+def test_numbers_written_as_words(text: str, attribute: str, value: float, unit: str) -> None:
+    got = {d.attribute: (d.value_num, d.unit) for d in extract_round(Round(round_id="r", user_text=text, timestamp=datetime(2025, 3, 4)))}
+    assert got[attribute] == (value, unit)
+
+
+def test_one_line_holding_several_records_is_split_where_its_fields_repeat() -> None:
+    """"Mar 3 Vrell 14 qz, Drom 30 min; Mar 4 Vrell 12 qz, ...": the layout repeats, so each
+    repetition is a record of its own, dated by the day written in front of it."""
+    text = "Week: Mar 3 Vrell 14 qz, Drom 30 min; Mar 4 Vrell 12 qz, Drom 35 min; Mar 5 Vrell 11 qz, Drom 31 min"
+    got = [(d.record, d.attribute, d.value_num, str(d.observed_at)) for d in
+           extract_round(Round(round_id="r", user_text=text, timestamp=datetime(2025, 3, 6, 9)))]
+    assert got == [(0, "vrell", 14.0, "2025-03-03"), (0, "drom", 30.0, "2025-03-03"), (1, "vrell", 12.0, "2025-03-04"),
+                   (1, "drom", 35.0, "2025-03-04"), (2, "vrell", 11.0, "2025-03-05"), (2, "drom", 31.0, "2025-03-05")]
+    one = extract_round(Round(round_id="r", user_text="Ride 42 km, climbed 400 m, HR 140", timestamp=datetime(2025, 3, 6)))
+    assert {d.record for d in one} == {0}

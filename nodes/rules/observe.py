@@ -221,6 +221,7 @@ class _Unit:
     days: list[date] = field(default_factory=list)
     observing: bool = True
     dates: list[tuple[int, int]] = field(default_factory=list)  #: where the unit's dates are written
+    dated: list[date | None] = field(default_factory=list)  #: the day each of those dates names
 
 
 def _units(part: str, text: str) -> list[_Unit]:
@@ -275,6 +276,7 @@ class _Field:
     name: str
     span: Span
     unit_ref: _Unit
+    repeat: bool = False  #: the same field again in its line, in the same unit: the next record's
 
 
 @dataclass
@@ -362,6 +364,14 @@ def _fields(unit: _Unit) -> list[_Field]:
             sp.unit = _DEFAULT_UNITS[name]  # "HR 152", "avg heart rate 131": beats per minute
             sp.dimension = dimension_of(sp.unit)
         if name in names:
+            segment = out[max((i for i, f in enumerate(out) if f.repeat), default=0):]
+            earlier = next((f for f in segment if f.name == name), None)
+            if earlier is not None and earlier.span.unit == sp.unit and len({f.name for f in segment}) >= 2 \
+                    and sp.role not in ("first", "second"):
+                # "Mon 6h 10m / 60 bpm / 6,120 steps; Tue 7h 30m / ...": the layout repeats - a new record
+                out.append(_Field(name, sp, unit, repeat=True))
+                names = {name: 1}
+                continue
             alt = snake_case(f"{name}_{sp.unit}") if sp.unit else ""
             if not alt or alt in names:
                 continue
@@ -528,6 +538,21 @@ def _records(units: list[_Unit]) -> tuple[list[_Record], list[_Unit]]:
     pending_event = False
     for unit in units:
         fields = _fields(unit) if unit.observing else []
+        if any(f.repeat for f in fields):
+            segments = _segments(unit, fields)
+            for k, (seg, days) in enumerate(segments):
+                if k == 0 and current is not None and not any(f.name in current.fields for f in seg) and not (
+                        days and current.days and days[0] != current.days[0]):
+                    rec = current
+                else:
+                    rec = current = _Record()
+                    records.append(rec)
+                for f in seg:
+                    rec.fields[f.name] = f
+                rec.units.append(unit)
+                rec.days.extend(d for d in days if d not in rec.days)
+            pending_event = False
+            continue
         event = unit.observing and _EVENT.search(unit.text) is not None
         if not fields:
             context.append(unit)
@@ -549,6 +574,25 @@ def _records(units: list[_Unit]) -> tuple[list[_Record], list[_Unit]]:
             if d not in current.days:
                 current.days.append(d)
     return records, context
+
+
+def _segments(unit: _Unit, fields: list[_Field]) -> list[tuple[list[_Field], list[date]]]:
+    """A line holding several records (the same fields over and over) as one field list per
+    record, each with the days written in front of its first field."""
+    groups: list[list[_Field]] = [[]]
+    for f in fields:
+        if f.repeat and groups[-1]:
+            groups.append([])
+        groups[-1].append(f)
+    starts = [min(f.span.start for f in g) for g in groups]
+    out = []
+    for k, g in enumerate(groups):
+        lo = max(f.span.end for f in groups[k - 1]) if k else 0
+        days = [d for (a, _b), d in zip(unit.dates, unit.dated) if lo <= a < starts[k] and d is not None]
+        out.append((g, days))
+    if not any(days for _, days in out):
+        return [(g, unit.days[:1]) for g, _ in out]
+    return out
 
 
 def extract_text(text: str, source: str, ref_time: object) -> list[Draft]:
@@ -587,6 +631,7 @@ def extract_round(rnd: Round, ocr: dict[str, str] | None = None) -> list[Draft]:
                 unit.days = [ref if d == ref - timedelta(days=1) and _LAST_NIGHT.search(unit.text) else d for d in unit.days]
             unit.spans = find_spans(unit.text, [(d.start, d.end) for d in dates]) if unit.observing else []
             unit.dates = [(d.start, d.end) for d in dates]
+            unit.dated = [d.day for d in dates]
             if unit.spans and any(sp.role == "money" for sp in unit.spans):
                 unit.spans.extend(_merchant(unit.text, unit.spans))
             units.append(unit)

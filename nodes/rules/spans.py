@@ -193,6 +193,15 @@ remaining people persons us them each per percent new old vs versus against""".s
     """max maximum min minimum peak mean net weekly high low best worst top so far up down off out""".split())
 
 
+#: Numbers as words, the grammar of every domain ("seven hours", "two and a half km").
+_NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+                 "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
+                 "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
+                 "sixty": 60, "ninety": 90}
+_WORDED = re.compile(r"(?<![\w.,])(?P<n>" + "|".join(sorted(_NUMBER_WORDS, key=len, reverse=True)) + r"|\d+)"
+                     r"(?:(?P<half>\s+and\s+a\s+half)|(?=\s+[A-Za-z]))\s+(?P<u>[A-Za-z]+)\b", re.I)
+
+
 def coined_unit(word: str, text: str = "", start: int = 0) -> str | None:
     """A word written right after a number that no unit registry knows ("14 qz", "3 trabs"): the
     memory's own unit, singular and lower case - or None when the word is a function word, a
@@ -302,6 +311,19 @@ def find_spans(text: str, masked: list[tuple[int, int]] | None = None) -> list[S
         spans.append(sp)
         taken.append((sp.start, sp.end))
 
+    for m in _WORDED.finditer(text):  # "seven and a half hours", "5 and a half km", "five km"
+        unit = canonical_unit(m.group("u"))
+        if unit is None or unit in ("d", "wk", "mo", "yr") or dimension_of(unit) in (None, "count") and unit not in ("steps", "pages"):
+            continue  # "two days", "three weeks": how long ago or how often, no logged value
+        n = m.group("n").lower()
+        if n.isdigit() and not m.group("half"):
+            continue  # "5 km": the scanner below reads it, with its special cases
+        value = float(_NUMBER_WORDS[n]) if n in _NUMBER_WORDS else parse_number(n)
+        if value is None:
+            continue
+        value += 0.5 if m.group("half") else 0.0
+        dim = dimension_of(unit)
+        add(Span(m.start(), m.end(), value, None, unit, dim, "", m.group(0), role="duration" if dim == "duration" else ""))
     for m in paces:
         unit = pace_unit(m.group(0))
         add(Span(m.start(), m.end(), int(m.group("a")) + int(m.group("b")) / 60, None, unit,
@@ -485,7 +507,12 @@ def find_spans(text: str, masked: list[tuple[int, int]] | None = None) -> list[S
         if label and value and len(value.split()) <= 4 and not re.search(r"\d", value):
             add(Span(m.start(), m.end(), None, value, None, None, label, m.group(0)))
     spans.sort(key=lambda s: (s.start, s.role != "first"))
-    _attach_labels(text, spans)
+    # a written date ("Mar 3 Vrell 14 qz") is no word of the label after it
+    labelled = text
+    for a, b in masked or []:
+        if re.search(r"\d", text[a:b]):
+            labelled = labelled[:a] + " " * (b - a) + labelled[b:]
+    _attach_labels(labelled, spans)
     return spans
 
 
