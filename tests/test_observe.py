@@ -345,3 +345,9 @@ def test_one_line_holding_several_records_is_split_where_its_fields_repeat() -> 
                    (1, "drom", 35.0, "2025-03-04"), (2, "vrell", 11.0, "2025-03-05"), (2, "drom", 31.0, "2025-03-05")]
     one = extract_round(Round(round_id="r", user_text="Ride 42 km, climbed 400 m, HR 140", timestamp=datetime(2025, 3, 6)))
     assert {d.record for d in one} == {0}
+
+
+def test_one_field_said_twice_in_prose_is_no_second_record() -> None:
+    """"from x=1 to 8 ... and a blue line from x=1": a field repeated alone is no repeating layout."""
+    text = "Line chart: a red line from x=1 to 8 with a peak near x=3, and a blue dashed line from x=1 to 8."
+    assert {d.record for d in extract_round(Round(round_id="r", user_text=text, timestamp=datetime(2025, 3, 6)))} <= {0}

@@ -277,6 +277,7 @@ class _Field:
     span: Span
     unit_ref: _Unit
     repeat: bool = False  #: the same field again in its line, in the same unit: the next record's
+    alt: str = ""  #: the name a repeat takes when its line turns out to hold one record ("distance_km")
 
 
 @dataclass
@@ -368,8 +369,8 @@ def _fields(unit: _Unit) -> list[_Field]:
             earlier = next((f for f in segment if f.name == name), None)
             if earlier is not None and earlier.span.unit == sp.unit and len({f.name for f in segment}) >= 2 \
                     and sp.role not in ("first", "second"):
-                # "Mon 6h 10m / 60 bpm / 6,120 steps; Tue 7h 30m / ...": the layout repeats - a new record
-                out.append(_Field(name, sp, unit, repeat=True))
+                # "Mon 6h 10m / 60 bpm / 6,120 steps; Tue 7h 30m / ...": the layout may repeat - a new record
+                out.append(_Field(name, sp, unit, repeat=True, alt=snake_case(f"{name}_{sp.unit}") if sp.unit else ""))
                 names = {name: 1}
                 continue
             alt = snake_case(f"{name}_{sp.unit}") if sp.unit else ""
@@ -538,6 +539,8 @@ def _records(units: list[_Unit]) -> tuple[list[_Record], list[_Unit]]:
     pending_event = False
     for unit in units:
         fields = _fields(unit) if unit.observing else []
+        if any(f.repeat for f in fields) and not _repeats_layout(unit, fields):
+            fields = _one_record(fields)
         if any(f.repeat for f in fields):
             segments = _segments(unit, fields)
             for k, (seg, days) in enumerate(segments):
@@ -576,20 +579,58 @@ def _records(units: list[_Unit]) -> tuple[list[_Record], list[_Unit]]:
     return records, context
 
 
-def _segments(unit: _Unit, fields: list[_Field]) -> list[tuple[list[_Field], list[date]]]:
-    """A line holding several records (the same fields over and over) as one field list per
-    record, each with the days written in front of its first field."""
+def _groups(fields: list[_Field]) -> list[list[_Field]]:
     groups: list[list[_Field]] = [[]]
     for f in fields:
         if f.repeat and groups[-1]:
             groups.append([])
         groups[-1].append(f)
+    return groups
+
+
+def _repeats_layout(unit: _Unit, fields: list[_Field]) -> bool:
+    """Does every later part of the line repeat at least two fields of the first ("6h 10m /
+    60 bpm / 6,120 steps; 7h 30m / 58 bpm / ..."), or does every part open with a day of its own
+    ("Mar 3: $6.50 ...; Mar 4: $42.10 ...")? One field said twice in prose ("from x=1 to 8 ...
+    from x=1") is no second record."""
+    groups = _groups(fields)
+    first = [f.name for f in groups[0]]
+    if all(len([f.name for f in g if f.name in first]) >= 2 for g in groups[1:]):
+        return True
+    return all(days for _, days in _dated_groups(unit, groups))
+
+
+def _one_record(fields: list[_Field]) -> list[_Field]:
+    """A line that holds one record after all: a repeated field keeps its unit-named second
+    name, or is left out (as a second value of one field always was)."""
+    out: list[_Field] = []
+    taken: set[str] = set()
+    for f in fields:
+        if f.name not in taken:
+            out.append(_Field(f.name, f.span, f.unit_ref))
+            taken.add(f.name)
+            continue
+        alt = f.alt or (snake_case(f"{f.name}_{f.span.unit}") if f.span.unit else "")
+        if alt and alt not in taken:
+            out.append(_Field(alt, f.span, f.unit_ref))
+            taken.add(alt)
+    return out
+
+
+def _dated_groups(unit: _Unit, groups: list[list[_Field]]) -> list[tuple[list[_Field], list[date]]]:
+    """Each group with the days written between the previous group and its first field."""
     starts = [min(f.span.start for f in g) for g in groups]
     out = []
     for k, g in enumerate(groups):
         lo = max(f.span.end for f in groups[k - 1]) if k else 0
-        days = [d for (a, _b), d in zip(unit.dates, unit.dated) if lo <= a < starts[k] and d is not None]
-        out.append((g, days))
+        out.append((g, [d for (a, _b), d in zip(unit.dates, unit.dated) if lo <= a < starts[k] and d is not None]))
+    return out
+
+
+def _segments(unit: _Unit, fields: list[_Field]) -> list[tuple[list[_Field], list[date]]]:
+    """A line holding several records (the same fields over and over) as one field list per
+    record, each with the days written in front of its first field."""
+    out = _dated_groups(unit, _groups(fields))
     if not any(days for _, days in out):
         return [(g, unit.days[:1]) for g, _ in out]
     return out
