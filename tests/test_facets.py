@@ -227,3 +227,13 @@ def test_a_day_cue_or_an_upper_case_label_is_no_merchant() -> None:
     assert "Orchards of Mars" in {d.value_text for d in extract_round(r)}  # "Mars" is no month
     r = Round(round_id="r", timestamp=datetime(2025, 3, 4, 9), user_text="Spent $55.12 at Uber on Tuesday")
     assert ("merchant", "Uber") in {(d.attribute, d.value_text) for d in extract_round(r)}
+
+
+def test_the_app_that_shows_a_record_is_nobody_paid() -> None:
+    """"Screenshot of the Glasast app's card: ... EUR 41.57": a capitalised name before "app" is
+    where the record is shown, not a payee, whatever the money beside it."""
+    from adamm.nodes.rules.facets import find_facets
+
+    text = "Screenshot of the Glasast app's outing card: JAMZI: EUR 41.57; FINTEX: Daishfi."
+    assert not [f for f in find_facets(text) if f.attribute == "merchant"]
+    assert [f.value for f in find_facets("Lunch at Blue Bottle, $6.50.") if f.attribute == "merchant"] == ["Blue Bottle"]

@@ -300,6 +300,8 @@ def _name_field(text: str, a: int, b: int, money: bool, bookish: bool) -> tuple[
     """The field a name fills, from what surrounds it, the word that said so, and whether its
     position says it for sure ("at the X station", "from X" in a payment)."""
     value = text[a:b]
+    if re.match(r"\s+app(?:['’]s|s)?\b", text[b:], re.I):
+        return None  # "the Glasast app's card": the app that shows the record, nobody paid
     after = re.match(r"\s+([a-zé]+)", text[b:])
     place = after.group(1).lower() if after and after.group(1).lower() in PLACE_NOUNS else ""
     before = text[max(0, a - 12):a].lower()
