@@ -275,7 +275,8 @@ def convert(value: float, from_unit: str, to_unit: str) -> float:
 
 _NUM = r"(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
 _SIGN = r"[+\-\u2212]"
-_WORD_NUMBERS = {
+#: Numbers written as words, read by the question scanner and the span model alike.
+WORD_NUMBERS = {
     "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
     "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30,
     "forty": 40, "fifty": 50, "sixty": 60, "ninety": 90,
@@ -326,7 +327,7 @@ _SC = r"(?i:s|secs?|seconds?)"
 _AND = r"(?:\s*(?:and\s+)?)"
 
 _WORD_ALT = (r"""(?P<word>(?<![\w-])(?=[A-Za-z])(?P<w_num>(?i:"""
-             + "|".join(sorted(_WORD_NUMBERS, key=len, reverse=True)) + r"""))
+             + "|".join(sorted(WORD_NUMBERS, key=len, reverse=True)) + r"""))
         (?:\s|[-‐‑])(?P<w_unit>""" + _UNIT_RE + r""")(?![A-Za-z0-9]))""")
 
 # The lookahead gate in front lets most positions fail on one character test.
@@ -451,7 +452,7 @@ def _from_match(m: re.Match[str], clock_as: str) -> Quantity | None:
             unit = canonical_unit(g("g_cur").strip())
         return _mk(value, unit, raw)
     if kind == "word":
-        return _mk(float(_WORD_NUMBERS[" ".join(g("w_num").lower().split())]),
+        return _mk(float(WORD_NUMBERS[" ".join(g("w_num").lower().split())]),
                    canonical_unit(g("w_unit")), raw)
     return None
 

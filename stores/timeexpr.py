@@ -281,11 +281,12 @@ def stated_today(question: str, now: datetime | date | None = None) -> tuple[dat
         return None
     ref = (now.date() if isinstance(now, datetime) else now) or date.today()
     text = m.group("p")
-    got = _point(text, date(ref.year, 12, 31)) if not re.search(rf"\b{_YEAR}\b|{_ISO}", text) else _point(text, ref)
+    has_year = re.search(rf"\b{_YEAR}\b|{_ISO}", text) is not None
+    got = _point(text, ref if has_year else date(ref.year, 12, 31))
     if got is None:
         return None
     d = got[0]
-    if not re.search(rf"\b{_YEAR}\b|{_ISO}", text):  # the year nearest the reference day
+    if not has_year:  # the year nearest the reference day
         d = min((d.replace(year=y) for y in (ref.year - 1, ref.year, ref.year + 1) if _valid(d, y)), key=lambda x: abs((x - ref).days))
     return d, m.span()
 

@@ -70,6 +70,12 @@ def in_asked_unit(value: Any, unit: str | None, question: str) -> tuple[Any, str
         return value, unit
 
 
+def _in_asked(agg: dict[str, Any], question: str) -> dict[str, Any]:
+    """An aggregate's value and unit in the unit the question asks for."""
+    value, unit = in_asked_unit(agg["value"], agg.get("unit"), question)
+    return {**agg, "value": value, "unit": unit}
+
+
 def compose(question: str, periods: list[Period], evidence: list[dict[str, Any]], calls: list[dict[str, Any]], *,
             known: frozenset[str] | None = None) -> tuple[str, list[str]]:
     """(answer, cited unit ids) from the evidence of the executed calls; ``known`` is the
@@ -191,8 +197,7 @@ def _compare(question: str, periods: list[Period], intent: Intent, aggs: list[di
         return (f"{word}: from {format_value(first['value'], first.get('unit'))} ({_label(first, question, periods)}) to "
                 f"{format_value(later['value'], later.get('unit'))} ({_label(later, question, periods)}) {what}"), [a["unit_id"], b["unit_id"]]
     pick_less = intent.wants_less
-    a = {**a, **dict(zip(("value", "unit"), in_asked_unit(a["value"], a.get("unit"), question)))}
-    b = {**b, **dict(zip(("value", "unit"), in_asked_unit(b["value"], b.get("unit"), question)))}
+    a, b = (_in_asked(x, question) for x in (a, b))
     win, lose = (a, b) if (a["value"] < b["value"]) == pick_less else (b, a)
     what = {"avg": "on average", "sum": "in total", "count": "records"}.get(a["operator"], a["operator"])
     return (f"{_label(win, question, periods)} ({format_value(win['value'], win.get('unit'))} vs "

@@ -220,8 +220,7 @@ class _Unit:
     spans: list[Span] = field(default_factory=list)
     days: list[date] = field(default_factory=list)
     observing: bool = True
-    dates: list[tuple[int, int]] = field(default_factory=list)  #: where the unit's dates are written
-    dated: list[date | None] = field(default_factory=list)  #: the day each of those dates names
+    dates: list[tuple[int, int, date | None]] = field(default_factory=list)  #: (start, end, day) of each date written
 
 
 def _units(part: str, text: str) -> list[_Unit]:
@@ -277,7 +276,6 @@ class _Field:
     span: Span
     unit_ref: _Unit
     repeat: bool = False  #: the same field again in its line, in the same unit: the next record's
-    alt: str = ""  #: the name a repeat takes when its line turns out to hold one record ("distance_km")
 
 
 @dataclass
@@ -370,10 +368,10 @@ def _fields(unit: _Unit) -> list[_Field]:
             if earlier is not None and earlier.span.unit == sp.unit and len({f.name for f in segment}) >= 2 \
                     and sp.role not in ("first", "second"):
                 # "Mon 6h 10m / 60 bpm / 6,120 steps; Tue 7h 30m / ...": the layout may repeat - a new record
-                out.append(_Field(name, sp, unit, repeat=True, alt=snake_case(f"{name}_{sp.unit}") if sp.unit else ""))
+                out.append(_Field(name, sp, unit, repeat=True))
                 names = {name: 1}
                 continue
-            alt = snake_case(f"{name}_{sp.unit}") if sp.unit else ""
+            alt = _unit_named(name, sp.unit)
             if not alt or alt in names:
                 continue
             name = alt
@@ -490,7 +488,7 @@ def _cell_spans(row: _Unit, a: int, b: int, label: str) -> list[Span]:
     """The value of one table cell, labelled by its column's header; a date cell names the
     row's day (already read) and a dash an empty cell."""
     cell = row.text[a:b]
-    if any(a <= s and e <= b for s, e in row.dates) or re.fullmatch(r"[—–\-]+|n/?a", cell, re.I):
+    if any(a <= s and e <= b for s, e, _ in row.dates) or re.fullmatch(r"[—–\-]+|n/?a", cell, re.I):
         return []
     found = [sp for sp in find_spans(cell) if not (sp.label and sp.label_after and sp.unit is None)]
     if found:
@@ -579,6 +577,12 @@ def _records(units: list[_Unit]) -> tuple[list[_Record], list[_Unit]]:
     return records, context
 
 
+def _unit_named(name: str, unit: str | None) -> str:
+    """The name a second value of one field takes in a record: with its unit ("distance_m"), or
+    none when it has no unit."""
+    return snake_case(f"{name}_{unit}") if unit else ""
+
+
 def _groups(fields: list[_Field]) -> list[list[_Field]]:
     groups: list[list[_Field]] = [[]]
     for f in fields:
@@ -610,7 +614,7 @@ def _one_record(fields: list[_Field]) -> list[_Field]:
             out.append(_Field(f.name, f.span, f.unit_ref))
             taken.add(f.name)
             continue
-        alt = f.alt or (snake_case(f"{f.name}_{f.span.unit}") if f.span.unit else "")
+        alt = _unit_named(f.name, f.span.unit)
         if alt and alt not in taken:
             out.append(_Field(alt, f.span, f.unit_ref))
             taken.add(alt)
@@ -623,7 +627,7 @@ def _dated_groups(unit: _Unit, groups: list[list[_Field]]) -> list[tuple[list[_F
     out = []
     for k, g in enumerate(groups):
         lo = max(f.span.end for f in groups[k - 1]) if k else 0
-        out.append((g, [d for (a, _b), d in zip(unit.dates, unit.dated) if lo <= a < starts[k] and d is not None]))
+        out.append((g, [d for a, _, d in unit.dates if lo <= a < starts[k] and d is not None]))
     return out
 
 
@@ -671,8 +675,7 @@ def extract_round(rnd: Round, ocr: dict[str, str] | None = None) -> list[Draft]:
                 # A night's sleep is dated by the day one wakes up, as sleep apps do.
                 unit.days = [ref if d == ref - timedelta(days=1) and _LAST_NIGHT.search(unit.text) else d for d in unit.days]
             unit.spans = find_spans(unit.text, [(d.start, d.end) for d in dates]) if unit.observing else []
-            unit.dates = [(d.start, d.end) for d in dates]
-            unit.dated = [d.day for d in dates]
+            unit.dates = [(d.start, d.end, d.day) for d in dates]
             if unit.spans and any(sp.role == "money" for sp in unit.spans):
                 unit.spans.extend(_merchant(unit.text, unit.spans))
             units.append(unit)

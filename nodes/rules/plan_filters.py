@@ -36,14 +36,14 @@ def _constant(column: dict[str, Any]) -> bool:
     """A text column that holds one value in every row that has it ("gosting" from "Tuesday's
     gosting sitting: ..."): it says what the records are, not which of them - no subset."""
     values = column.get("values")
-    return values is not None and len({str(v).lower() for v in values}) == 1 and len(column.get("counts") or {}) <= 1
+    return values is not None and len({str(v).lower() for v in values}) == 1
 
 
 def names_the_records(question: str, value: str, column: str, table: dict[str, Any]) -> bool:
     """"my gosting sittings" where a sparse column ``sitting`` holds "gosting" for many rows (or
-    "my sheeling outings" where ``sheeling`` holds "outing"): the
-    words are what the records are called (written "Tuesday's gosting sitting: ..." in one
-    layout, not at all in another), not a subset - a column a layout fills, not every record."""
+    "my sheeling outings" where ``sheeling`` holds "outing"): the words are what the records are
+    called (written "Tuesday's gosting sitting: ..." in one layout, not at all in another), not a
+    subset - a column a layout fills, not every record."""
     c = next((c for c in table["columns"] if c["name"] == column), None)
     rows = table.get("rows") or 0
     if c is None or not rows or c.get("filled") is None or c["filled"] >= 0.9 * rows:

@@ -39,6 +39,7 @@ from adamm.nodes.rules.plan_words import (
     GROUP,
     GROUP_MONTH,
     LEMMAS,
+    FirstMatch,
     UNIT_WORDS,
     focus_words,
     has_comparison,
@@ -113,7 +114,7 @@ def detect_intent(question: str, periods: list[Period], tables: list[dict[str, A
         counted_records = counted is not None and not _names_a_quantity(counted.group("noun"), tables or [])
         op = "count" if (re.search(r"\b(?:often|frequently|times|common|usual|popular)\b", low) or counted_records) and not _AVERAGE.search(text) else (
             "avg" if _AVERAGE.search(text) or re.search(r"\bon\s+average\b", low) else "sum" if (
-                _SUM.search(text) or re.search(r"\badd(?:ed)?\s+up|\bcost\b|\bspen[dt]\b", low)) else "avg")
+                _SUM.search(text) or re.search(r"\bcost\b|\bspen[dt]\b", low)) else "avg")
         least = bool(re.search(r"\b(least|lowest|fewest|smallest|shortest|slowest|cheapest|weakest|worst|min(?:imum)?)\b", low))
         return Intent("group", op, wants_less=least)
     if _DELTA.search(text) and len([p for p in periods if p.start or p.end]) < 2 and " or " not in f" {text.lower()} ":
@@ -268,15 +269,8 @@ _SHARE_FRONT = re.compile(rf"\bof\s+(?P<scope>(?:all\s+)?(?:my|the|our|those|the
                           rf"(?:of\s+them\s+)?{_SHARE_VERB}\s+(?P<pred>.+?){_AS_PERCENT}\W*$", re.I)
 
 
-class _ShareSplit:
-    """The population, verb and predicate of a share question, in either order."""
-
-    @staticmethod
-    def search(text: str) -> re.Match[str] | None:
-        return _SHARE_BACK.search(text) or _SHARE_FRONT.search(text)
-
-
-SHARE_SPLIT = _ShareSplit()
+#: The population, verb and predicate of a share question, in either order.
+SHARE_SPLIT = FirstMatch(_SHARE_BACK, _SHARE_FRONT)
 
 
 def lists_values(question: str, periods: list[Period]) -> str | None:

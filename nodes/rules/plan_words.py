@@ -62,15 +62,19 @@ _GROUP_WHICH = re.compile(r"\bwhich\s+(?:kind\s+of\s+|type\s+of\s+)?(?!(?:day|da
 _GROUP_COMMON = re.compile(r"\b(?:the|my|our)\s+most\s+(?:common|frequent|usual|popular|typical)\s+(?P<noun>[a-z][\w-]*)\b", re.I)
 
 
-class _Group:
-    """"Which X ... most / highest ...", "my most common X": a question about values per group."""
+class FirstMatch:
+    """Several wordings of one phrase, searched as one pattern: the first that matches (each
+    names the same groups), since a regular expression cannot repeat a group name."""
 
-    @staticmethod
-    def search(text: str) -> re.Match[str] | None:
-        return _GROUP_WHICH.search(text) or _GROUP_COMMON.search(text)
+    def __init__(self, *patterns: re.Pattern[str]) -> None:
+        self.patterns = patterns
+
+    def search(self, text: str) -> re.Match[str] | None:
+        return next((m for p in self.patterns if (m := p.search(text))), None)
 
 
-GROUP = _Group()
+#: "Which X ... most / highest ...", "my most common X": a question about values per group.
+GROUP = FirstMatch(_GROUP_WHICH, _GROUP_COMMON)
 GROUP_MONTH = re.compile(r"\bwhich\s+(?P<noun>month|week|weekday|day\s+of\s+the\s+week|year)\s+(?:had|has|was|did|saw|brought)\b"
                          r"(?:(?!\bor\b).)*$", re.I)
 

@@ -37,7 +37,7 @@ import re
 from dataclasses import dataclass
 
 from adamm.nodes.rules.dates import MONTHS, minutes_and_seconds
-from adamm.stores.quantities import canonical_unit, dimension_of, pace_unit
+from adamm.stores.quantities import WORD_NUMBERS, canonical_unit, dimension_of, pace_unit
 
 __all__ = ["Span", "find_spans", "parse_number", "cells"]
 
@@ -193,13 +193,10 @@ remaining people persons us them each per percent new old vs versus against""".s
     """max maximum min minimum peak mean net weekly high low best worst top so far up down off out""".split())
 
 
-#: Numbers as words, the grammar of every domain ("seven hours", "two and a half km").
-_NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
-                 "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
-                 "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
-                 "sixty": 60, "ninety": 90}
-_WORDED = re.compile(r"(?<![\w.,])(?P<n>" + "|".join(sorted(_NUMBER_WORDS, key=len, reverse=True)) + r"|\d+)"
-                     r"(?:(?P<half>\s+and\s+a\s+half)|(?=\s+[A-Za-z]))\s+(?P<u>[A-Za-z]+)\b", re.I)
+#: A number written as a word, or "N and a half", before its unit ("seven hours", "two and a
+#: half km"): the grammar of every domain.
+_WORDED = re.compile(r"(?<![\w.,])(?P<n>" + "|".join(sorted(WORD_NUMBERS, key=len, reverse=True)) + r"|\d+)"
+                     r"(?P<half>\s+and\s+a\s+half)?\s+(?P<u>[A-Za-z]+)\b", re.I)
 
 
 def coined_unit(word: str, text: str = "", start: int = 0) -> str | None:
@@ -318,7 +315,7 @@ def find_spans(text: str, masked: list[tuple[int, int]] | None = None) -> list[S
         n = m.group("n").lower()
         if n.isdigit() and not m.group("half"):
             continue  # "5 km": the scanner below reads it, with its special cases
-        value = float(_NUMBER_WORDS[n]) if n in _NUMBER_WORDS else parse_number(n)
+        value = float(WORD_NUMBERS[n]) if n in WORD_NUMBERS else parse_number(n)
         if value is None:
             continue
         value += 0.5 if m.group("half") else 0.0
