@@ -25,7 +25,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -233,6 +233,7 @@ def table_quality(records: Sequence[Mapping[str, Any]], tables: Sequence[Mapping
     cells = cells_hit = rows_hit = 0
     per_field: dict[str, list[int]] = defaultdict(lambda: [0, 0])  # "type.field" -> [hit, n]
     per_type: dict[str, dict[str, Any]] = {}
+    misses: Counter = Counter()  # why a record's fields were not found: no row, a row of another day, a row of other values
     for rnd, recs in truth_by_round.items():
         matches = match_round(recs, by_round.get(rnd, []))
         for i, rec in enumerate(recs):
@@ -250,6 +251,11 @@ def table_quality(records: Sequence[Mapping[str, Any]], tables: Sequence[Mapping
             for f in fields:
                 per_field[f"{rtype}.{f}"][1] += 1
                 per_field[f"{rtype}.{f}"][0] += f in matched
+            if i not in matches:
+                other_day = any(fields_matched(rec, row, columns) for _, row, columns in by_round.get(rnd, []))
+                misses["other_day" if other_day else "no_row"] += 1
+            elif not matched:
+                misses["row_without_its_values"] += 1
             cells += len(fields)
             cells_hit += len(matched)
             stats["cells"] += len(fields)
@@ -269,6 +275,7 @@ def table_quality(records: Sequence[Mapping[str, Any]], tables: Sequence[Mapping
         "by_type": {t: {"records": s["records"], "row_recall": _share(s["rows"], s["records"]),
                         "cell_recall": _share(s["cells_hit"], s["cells"])} for t, s in per_type.items()},
         "by_field": {f: _share(h, n) for f, (h, n) in per_field.items()},
+        "misses": dict(misses),
         "truth_rounds": len(truth_rounds),
         "covered_rounds": covered,
         "coverage": _share(covered, len(truth_rounds)),
@@ -565,6 +572,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         for n in names:
             worst = sorted(summary["tables"][n]["by_field"].items(), key=lambda kv: (kv[1] or 0, kv[0]))
             print(f"{n} cell recall by field: " + ", ".join(f"{f} {_pct(v)}" for f, v in worst))
+            misses = summary["tables"][n].get("misses") or {}
+            if misses:
+                print(f"{n} records missed: " + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in sorted(misses.items())))
     if not args.no_questions:
         for name in systems:
             by_type = summary["scorer"][name]["by_type"]

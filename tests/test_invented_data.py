@@ -238,10 +238,13 @@ def test_styles_add_header_tables_terse_notes_and_one_card_per_record():
     """``--styles`` writes other authors' layouts into the same kind of history (validated like
     the rest): header rows over value rows, notes of bare values, several undated cards in one
     round whose words name the days."""
-    made = scenarios(3, 2, styles=True)
+    made = scenarios(7, 2, styles=True)
     rounds = [r for scn, _ in made for s in scn.sessions for r in s["dialogues"]]
     texts = [" || ".join([r["user"], *r["image_caption"]]) for r in rounds]
     assert any(re.search(r"\n[^\n|;]+(?: \| | ; )[^\n]+\n\S", t) for t in texts)  # a header line, then a row
     assert any(len(r["image_caption"]) > 1 for r in rounds)
+    day = r"(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun|[A-Z][a-z]{2} \d{1,2}|\d{1,2} [A-Z][a-z]{2})"
+    assert any(re.search(r"\n(?:\w+(?: \| | ; ))?" + day + r"(?:(?: \| | ; )" + day + ")+\n", t) for t in texts)  # days as columns
+    assert any(re.search(r"\n[^\n:]+: " + day + r" [^\n]+(?:, |· )" + day + " ", t) for t in texts)  # a day before each value
     layouts = {rec.layout for scn, _ in made for rec in scn.records}
     assert {"table", "terse"} & {lay.split("-")[0] for lay in layouts}

@@ -135,10 +135,19 @@ def test_game_results_scores_and_opponents() -> None:
     ("yesterday", date(2024, 11, 19)), ("on Monday", date(2024, 11, 18)), ("Sunday's session", date(2024, 11, 17)),
     ("3 days ago", date(2024, 11, 17)), ("this evening", date(2024, 11, 20)),
     ("ran on Tues", date(2024, 11, 19)), ("paid on the 4th", date(2024, 11, 4)), ("on the 24th", date(2024, 10, 24)),
+    ("export 2024.11.02", date(2024, 11, 2)), ("on 13-11-2024", date(2024, 11, 13)),
+    ("Tue, 12/11", date(2024, 11, 12)), ("Sat 09.11.", date(2024, 11, 9)),
+    ("Tue 12th", date(2024, 11, 12)), ("Sun 17: 5 km", date(2024, 11, 17)),
+    ("11/12/24", date(2024, 11, 12)), ("12/11/24", date(2024, 11, 12)),  # the reading after the round is no logged day
 ])
 def test_day_cues(text: str, day: date) -> None:
     (hit,) = [d for d in find_dates(text, REF.date()) if d.kind != "clock"]
     assert hit.day == day
+
+
+@pytest.mark.parametrize("text", ["mood 8/10", "Tue 4 km", "Sun 9:30 walk", "Fri 13 · 3/4 done"])
+def test_a_short_number_after_a_weekday_is_a_day_only_when_the_weekday_fits(text: str) -> None:
+    assert [d.day for d in find_dates(text, REF.date()) if d.kind == "day"] == []
 
 
 @pytest.mark.parametrize("text, minutes", [
@@ -351,3 +360,41 @@ def test_one_field_said_twice_in_prose_is_no_second_record() -> None:
     """"from x=1 to 8 ... and a blue line from x=1": a field repeated alone is no repeating layout."""
     text = "Line chart: a red line from x=1 to 8 with a peak near x=3, and a blue dashed line from x=1 to 8."
     assert {d.record for d in extract_round(Round(round_id="r", user_text=text, timestamp=datetime(2025, 3, 6)))} <= {0}
+
+
+@pytest.mark.parametrize("text, fields", [
+    ("Vrell: 1,244 (−8)", {"vrell": 1244.0, "vrell_change": -8.0}),                 # a change in parentheses
+    ("Plonk ladder +14, now 1,257.", {"plonk_ladder": 1257.0, "plonk_ladder_change": 14.0}),  # the change, then where it led
+    ("Gask 71.2 qz (+0.4 qz) · Tirn 12", {"gask": 71.2, "gask_change": 0.4, "tirn": 12.0}),
+    ("Outside -5°C · Brosk 31", {"temperature": -5.0, "brosk": 31.0}),               # a sign alone is no change
+])
+def test_a_signed_change_is_named_after_the_value_it_changed(text: str, fields: dict) -> None:
+    got = {d.attribute: d.value_num for d in extract_round(rnd(text)) if d.value_num is not None}
+    assert got == pytest.approx(fields)
+
+
+def test_a_paying_verb_makes_a_plain_number_money_and_a_total_leaves_out_the_line_items() -> None:
+    got = {d.attribute: d.value_num for d in extract_round(rnd("Spent 23.10 at Vrosk on snarls.")) if d.value_num is not None}
+    assert got == {"amount": pytest.approx(23.10)}
+    got = {d.attribute: d.value_num for d in extract_round(rnd("Receipt from Vrosk: plim 3.49, tarr 2.99 — TOTAL $6.48"))
+           if d.value_num is not None}
+    assert got == {"amount": pytest.approx(6.48)}
+    assert {d.attribute for d in extract_round(rnd("Spent 3 hours on the vrell."))} == {"duration"}
+
+
+def test_a_value_of_one_part_of_a_line_stays_with_that_parts_record() -> None:
+    drafts = extract_round(rnd("Paid $4.50 for 30 min at Grask, then $12.80 for 25 min at Tillon."))
+    by_record = {(d.record, d.attribute): d.value_text or d.value_num for d in drafts}
+    assert by_record[(0, "merchant")] == "Grask" and by_record[(1, "merchant")] == "Tillon"
+
+
+@pytest.mark.parametrize("text, fields", [
+    # a card's title over tiles is no label of the first tile; a bare m:ss tile beside a distance is the time taken
+    ("Plorn summary: 5.01 km · 21:44 · 5:20 /km", {"distance": 5.01, "duration": 21 + 44 / 60, "pace": 5 + 20 / 60}),
+    ("Ride 42 km · 1:45 · 24 km/h", {"distance": 42.0, "duration": 1.75, "speed": 24.0}),
+])
+def test_a_card_title_and_a_bare_time_tile(text: str, fields: dict) -> None:
+    drafts = extract_round(rnd(text))
+    got = {d.attribute: d.value_num for d in drafts if d.value_num is not None}
+    assert got == pytest.approx(fields)
+    assert not [d for d in drafts if d.attribute == "time_of_day"]

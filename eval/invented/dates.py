@@ -84,8 +84,8 @@ def recoverable(d: date, session_day: date, text: str) -> bool:
              or any(_has(text, f"{m[:3]} {k}") or _has(text, f"{k} {m[:3]}") for m in MONTHS for k in range(1, 32)))
     if any(_has(text, f) for f in date_forms(d)):
         return True
-    if 0 <= back <= 6 and WEEKDAYS[d.weekday()] in text:
-        return True
+    if 0 <= back <= 6 and (WEEKDAYS[d.weekday()] in text or _has(text, WEEKDAYS[d.weekday()][:3])):
+        return True  # "Thursday", or "Thu" heading a column
     if back == 1 and "yesterday" in low:
         return True
     return back == 0 and (not other or any(c in low for c in TODAY_CUES))

@@ -177,7 +177,7 @@ def _log_round(dom: Domain, group: list[Record], sd: date, rng: random.Random, s
         image = rng.random() < 0.7
         for r in group:
             r.layout = "week-image" if image else "week"
-        return render.week(dom, group, image, rng, styles)
+        return render.week(dom, group, image, rng, styles, sd)
     rec = group[0]
     layout = rng.choice(render.LAYOUTS + (render.STYLE_LAYOUTS if styles else ()))
     image = layout != "prose" and rng.random() < 0.45

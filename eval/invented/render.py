@@ -208,9 +208,66 @@ def _day_label(d: date, rng: random.Random) -> str:
     return rng.choice((f"{WEEKDAYS[d.weekday()][:3]} {mon_d(d)}", d.isoformat(), d_mon(d), mon_d(d)))
 
 
-def week(dom: Domain, recs: list[Record], image: bool, rng: random.Random, styles: bool = False) -> tuple[str, str | None]:
+def _day_heads(recs: list[Record], sent: date | None, rng: random.Random) -> list[str]:
+    """Column heads naming each record's day: weekday names when the days fall in the six days
+    before the round (which they then name without doubt), else dates."""
+    if sent is not None and all(0 <= (sent - r.day).days <= 6 for r in recs) and rng.random() < 0.5:
+        return [WEEKDAYS[r.day.weekday()][:3] for r in recs]
+    form = rng.choice((mon_d, d_mon))
+    return [form(r.day) for r in recs]
+
+
+def day_columns(dom: Domain, recs: list[Record], sent: date | None, rng: random.Random) -> str:
+    """A table whose columns are days: a head row of days, then one row per field ("Vrell |
+    14 qz | 12 qz"), a dash where a record lacks the field."""
+    lab = _Labels(dom, rng, ("title", "upper"))
+    keys = [(k, key, label) for k, key, label in _items(dom, recs[0])]
+    for r in recs[1:]:
+        keys += [x for x in _items(dom, r) if x not in keys]
+    sep = rng.choice((" | ", " ; "))
+    corner = rng.choice(("", "Field", "Metric"))
+    head = (corner + sep if corner else "") + sep.join(_day_heads(recs, sent, rng))
+    rows = [(lab(key, label) + (sep if corner else " ")) + sep.join(_cell(r, key) for r in recs) for _, key, label in keys]
+    if not corner:  # "Vrell 14 qz | 12 qz": the label shares the first value's cell, which must hold one
+        rows = [row for row, (_, key, _) in zip(rows, keys) if key in recs[0].shown]
+        if len(rows) < len(keys):
+            return day_columns(dom, recs, sent, rng)
+    return "\n".join([head, *rows])
+
+
+def day_series(dom: Domain, recs: list[Record], sent: date | None, rng: random.Random) -> str:
+    """One line per field, each value opening with its day ("Vrell: Mon 14 qz, Tue 12 qz"); a
+    record that lacks the field is left out of that line."""
+    lab = _Labels(dom, rng, ("title", "lower"))
+    heads = _day_heads(recs, sent, rng)
+    keys = [(k, key, label) for k, key, label in _items(dom, recs[0])]
+    for r in recs[1:]:
+        keys += [x for x in _items(dom, r) if x not in keys]
+    sep = rng.choice((", ", " · "))
+    lines = []
+    for kind, key, label in keys:
+        if kind != "num":
+            continue  # categories and places stay in a line of their own per record below
+        parts = [f"{h} {r.shown[key].text}" for h, r in zip(heads, recs) if key in r.shown]
+        lines.append(f"{lab(key, label)}: {sep.join(parts)}")
+    rest = [(kind, key, label) for kind, key, label in keys if kind != "num"]
+    for kind, key, label in rest:
+        parts = [f"{h} {r.shown[key].text}" for h, r in zip(heads, recs) if key in r.shown]
+        lines.append(f"{lab(key, label)}: {sep.join(parts)}")
+    return "\n".join(lines)
+
+
+def week(dom: Domain, recs: list[Record], image: bool, rng: random.Random, styles: bool = False,
+         sent: date | None = None) -> tuple[str, str | None]:
     """(user text, caption or None) of a week view: one line per record, each with its date (or,
-    with ``styles``, sometimes a table with a date column under one header row)."""
+    with ``styles``, sometimes a table with a date column under one header row, a table whose
+    columns are days, or one line per field with a day before each value). ``sent``: the
+    round's day, which weekday names count back from."""
+    if styles and rng.random() < 0.3:
+        text = day_columns(dom, recs, sent, rng) if rng.random() < 0.5 else day_series(dom, recs, sent, rng)
+        if image:
+            return rng.choice(("The week at a glance.", f"My {dom.app} week.")), f"Screenshot of the {dom.app} week:\n{text}"
+        return rng.choice(("This week so far:", f"My {dom.kind} week:")) + "\n" + text, None
     if styles and image and rng.random() < 0.35:
         # one screenshot per record, undated; the user's words name the days in order
         days = [rng.choice((mon_d(r.day), d_mon(r.day), r.day.isoformat())) for r in recs]

@@ -2,9 +2,11 @@
 
 ``find_dates(text, ref)`` returns :class:`DateSpan` s in text order:
 
-* ``day`` - a calendar day as written: ``2025-03-04``, ``04.03.2025``, ``3/4/2025`` (US order
-  unless the first part is over 12), ``4 March``, ``Mar 4``, ``March 4, 2025``, with or without a
-  weekday in front (``Mon 3 Feb``, ``Tue, Apr 1``). Without a year the round's year is taken,
+* ``day`` - a calendar day as written: ``2025-03-04``, ``2025.03.04``, ``04.03.2025``, ``3/4/2025``, ``04-03-2025``
+  (with dots day first; with / or - the reading a written weekday agrees with, else the one not
+  after the round, else US order), ``4 March``, ``Mar 4``, ``March 4, 2025``, with or without a
+  weekday in front (``Mon 3 Feb``, ``Tue, Apr 1``); after a weekday also a short numeric day
+  (``Tue, 04/03``, ``Sat 08.03.``, ``Tue 4th``, ``Tue 4``) when the weekday fits it. Without a year the round's year is taken,
   or the year before when that would put the day more than two days after the round (a log is
   about the past).
 * ``rel`` - relative to the round: ``today``, ``tonight``, ``this morning/afternoon/evening``,
@@ -36,13 +38,17 @@ _WD = r"(?:mon(?:day)?|tue(?:s|sday)?|wed(?:nesday)?|thu(?:r|rs|rsday)?|fri(?:da
 _WD_FULL = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
 
 _DAY = re.compile(
-    r"(?<![\w/.:-])(?:" + _WD + r",?\s+)?(?:"
-    r"(?P<iy>\d{4})-(?P<im>\d{1,2})-(?P<id>\d{1,2})"
-    r"|(?P<ed>\d{1,2})\.(?P<em>\d{1,2})\.(?P<ey>\d{4}|\d{2})"
-    r"|(?P<ua>\d{1,2})/(?P<ub>\d{1,2})/(?P<uy>\d{4}|\d{2})"
+    r"(?<![\w/.:-])(?:(?P<wd>" + _WD + r"),?\s+)?(?:"
+    r"(?P<iy>\d{4})(?P<isep>[-./])(?P<im>\d{1,2})(?P=isep)(?P<id>\d{1,2})"
+    r"|(?P<ua>\d{1,2})(?P<usep>[/.-])(?P<ub>\d{1,2})(?P=usep)(?P<uy>\d{4}|\d{2})"
     r"|(?P<dd>\d{1,2})(?:st|nd|rd|th)?(?:\s+of)?\s+(?P<dm>" + _MON + r")(?:,?\s+(?P<dy>\d{4}))?"
     r"|(?P<mm>" + _MON + r")\s+(?P<md>\d{1,2})(?:st|nd|rd|th)?(?!\d|:\d)(?:,?\s+(?P<my>\d{4}))?"
     r")(?![\w/-])", re.I)
+#: A weekday in front makes a short numeric day a date ("Tue, 04/03", "Sat 08.03.", "Tue 4th", "Tue 4"):
+#: alone they are ratios and counts.
+_WD_NUMERIC = re.compile(
+    r"(?<![\w/.:-])(?P<wd>" + _WD + r"),?\s+(?:the\s+)?(?:(?P<a>\d{1,2})[/.](?P<b>\d{1,2})\.?|(?P<n>\d{1,2})(?:st|nd|rd|th)?)"
+    r"(?![\w/%-]|[.,]\d|:\d|\s*(?:[a-zA-Z%°]|/\s*\d))", re.I)
 _REL = re.compile(
     r"\b(?:(?P<dby>the\s+day\s+before\s+yesterday)|(?P<yest>yesterday(?:'s|’s)?|last\s+night(?:'s|’s)?)"
     r"|(?P<today>today(?:'s|’s)?|tonight(?:'s|’s)?|this\s+(?:morning|afternoon|evening)(?:'s|’s)?)"
@@ -52,13 +58,18 @@ _REL = re.compile(
     r"|on\s+the\s+(?P<nth>\d{1,2})(?:st|nd|rd|th)(?!\s+(?:of\s+)?" + _MON + r")"
     r")\b", re.I)
 _CLOCK = re.compile(r"(?<![\w:.])(?:\d{1,2}:\d{2}(?::\d{2})?\s?(?:[ap]\.?m\.?|AM|PM)(?!\w)|\d{1,2}\s?(?:[ap]\.m\.|AM|PM|am|pm)(?!\w)"
-                    r"|(?<=at\s)\d{1,2}:\d{2}(?![\d:])|\b[0-2]\d:[0-5]\d(?![\d:])(?!\s?(?:h|min|moving|long|elapsed)\b))")
+                    r"|(?<=at\s)\d{1,2}:\d{2}(?![\d:])|\b(?:[01]\d|2[0-3]):[0-5]\d(?![\d:])(?!\s?(?:h|min|moving|long|elapsed)\b))")
 
 
 _DISTANCE = re.compile(r"(?<![\w.,])(\d{1,3}(?:[.,]\d{1,2})?)\s?(km|kilomet(?:er|re)s?|mi|miles?)\b", re.I)
 #: Speeds a person covers a distance at (walking to cycling), in km/h.
 _HUMAN_SPEED = (1.5, 80.0)
 _DURATION_LABEL = re.compile(r"(?i)\b(?:time|duration|moving|elapsed|took|in)\s*:?\s*$")
+
+
+def _whole_tile(text: str, a: int, b: int) -> bool:
+    """Is text[a:b] a tile of its own on a dashboard line ("5.01 km · 21:44 · 5:20 /km")?"""
+    return bool(re.search(r"[·|•]\s*$", text[:a])) and bool(re.match(r"\s*(?:[·|•]|$)", text[b:]))
 
 
 def minutes_and_seconds(text: str, a: int, b: int) -> bool:
@@ -114,17 +125,30 @@ def _make(y: int | None, m: int, d: int, ref: date | None) -> date | None:
         return None
 
 
+def _pick(readings: list[date | None], weekday: int | None, ref: date | None) -> date | None:
+    """Of the readings of a numeric day (in order of preference), the one its weekday names, else
+    the first not after the round (a log is about the past), else the first."""
+    valid = [d for d in readings if d is not None]
+    if weekday is not None and any(d.weekday() == weekday for d in valid):
+        return next(d for d in valid if d.weekday() == weekday)
+    if ref is not None and any(d <= ref + timedelta(days=2) for d in valid):
+        return next(d for d in valid if d <= ref + timedelta(days=2))
+    return valid[0] if valid else None
+
+
 def find_dates(text: str, ref: date | None) -> list[DateSpan]:
     out: list[DateSpan] = []
     for m in _DAY.finditer(text):
         g = m.groupdict()
+        wd = WEEKDAYS.get((g["wd"] or "").lower().rstrip("."))
         if g["iy"]:
             d = _make(int(g["iy"]), int(g["im"]), int(g["id"]), ref)
-        elif g["ey"]:
-            d = _make(int(g["ey"]), int(g["em"]), int(g["ed"]), ref)
         elif g["uy"]:
             a, b = int(g["ua"]), int(g["ub"])
-            d = _make(int(g["uy"]), b, a, ref) if a > 12 else _make(int(g["uy"]), a, b, ref)
+            y = int(g["uy"])
+            # day-first with dots ("04.03.2025"); with / or -, the reading the weekday or the past agrees with
+            first = [(b, a)] if g["usep"] == "." else [(a, b), (b, a)]
+            d = _pick([_make(y, mm, dd, ref) for mm, dd in first + [(b, a), (a, b)]], wd, ref)
         elif g["dm"]:
             if g["dm"].lower().rstrip(".") == "may" and not text[m.start("dm")].isupper():
                 continue  # the verb "may"
@@ -135,6 +159,19 @@ def find_dates(text: str, ref: date | None) -> list[DateSpan]:
             d = _make(int(g["my"]) if g["my"] else None, MONTHS[g["mm"].lower().rstrip(".")], int(g["md"]), ref)
         if d is not None or ref is None:
             out.append(DateSpan(m.start(), m.end(), "day", d))
+    for m in _WD_NUMERIC.finditer(text):
+        if any(s.start <= m.start() < s.end for s in out) or ref is None:
+            continue
+        wd = WEEKDAYS[m.group("wd").lower().rstrip(".")]
+        if m.group("n"):
+            n = int(m.group("n"))
+            cands = [_year_less(month, n, ref) for month in (ref.month, (ref.month - 2) % 12 + 1)]
+            d = next((c for c in cands if c is not None and c.weekday() == wd), None)
+        else:
+            a, b = int(m.group("a")), int(m.group("b"))
+            d = next((c for c in (_year_less(b, a, ref), _year_less(a, b, ref)) if c is not None and c.weekday() == wd), None)
+        if d is not None:
+            out.append(DateSpan(m.start(), m.end(), "day", d))
     taken = [(s.start, s.end) for s in out]
     for m in _REL.finditer(text):
         if any(a <= m.start() < b for a, b in taken):
@@ -143,8 +180,9 @@ def find_dates(text: str, ref: date | None) -> list[DateSpan]:
     taken = [(s.start, s.end) for s in out]
     for m in _CLOCK.finditer(text):
         bare = re.fullmatch(r"(\d\d):(\d\d)", m.group(0))
-        if bare and _DURATION_LABEL.search(text, 0, m.start()) and minutes_and_seconds(text, int(bare[1]), int(bare[2])):
-            continue  # "Distance 3.7 km · Time 18:47": a run of 18 minutes, not a time of day
+        if bare and (_DURATION_LABEL.search(text, 0, m.start()) or _whole_tile(text, m.start(), m.end())) \
+                and minutes_and_seconds(text, int(bare[1]), int(bare[2])):
+            continue  # "Distance 3.7 km · Time 18:47", "5.01 km · 21:44": a run of 21 minutes, not a time of day
         if not any(a <= m.start() < b for a, b in taken):
             out.append(DateSpan(m.start(), m.end(), "clock", None))
     out.sort(key=lambda s: s.start)

@@ -255,16 +255,37 @@ def _units(part: str, text: str) -> list[_Unit]:
 
 def _observing(unit: _Unit) -> bool:
     t = unit.text.strip()
-    if _QUESTION.search(t) or _OTHER_PERSON.search(t) or any(not _is_name(t, m) for m in _NOT_A_LOG.finditer(t)):
+    if _QUESTION.search(t) or _OTHER_PERSON.search(t):
         return False
-    return True
+    hedged = [m for m in _NOT_A_LOG.finditer(t) if not _is_name(t, m)]
+    return not hedged or (len(_TILE.split(t)) >= 2 and len(_hedged_cells(unit.text)) < len(_TILE.split(t)))
+
+
+#: Between two tiles of a dashboard line: a hedge ("Target: 10,000") holds for its own tile.
+_TILE = re.compile(r"\s[·|;•]\s|\s[—–]\s")
+
+
+def _hedged_cells(text: str) -> list[tuple[int, int]]:
+    """The tiles of a dashboard line that state a goal, a plan or a habit, not a measurement."""
+    out, pos = [], 0
+    for piece in [*_TILE.split(text)]:
+        a = text.index(piece, pos)
+        pos = a + len(piece)
+        if any(not _is_name(piece, m) for m in _NOT_A_LOG.finditer(piece)):
+            out.append((a, pos))
+    return out
 
 
 def _is_name(text: str, m: re.Match[str]) -> bool:
     """A capitalized word inside a sentence is a name ("paid at Target", "Goal Zero"), not the
     word ("my target")."""
     before = text[:m.start()].rstrip()
-    return m.group(0)[:1].isupper() and bool(before) and not before.endswith((".", "!", "?", "·", "|", ";"))
+    if not m.group(0)[:1].isupper():
+        return False
+    if before.endswith(("·", "|", ";", "—")):  # a cell of its own without a number ("· Target ·"): a name
+        rest = re.split(r"[·|;—\n]", text[m.end():], maxsplit=1)[0]
+        return not re.search(r"\d|:", rest)
+    return bool(before) and not before.endswith((".", "!", "?"))
 
 
 # -- records ---------------------------------------------------------------------------------
@@ -308,6 +329,8 @@ def _fields(unit: _Unit) -> list[_Field]:
             continue  # "4 rows", "2 rounds": a count of parts, no measurement
         if totals and sp not in totals and (sp.dimension or "").startswith("currency:"):
             continue  # its parts (labour, VAT, a tip): the record's amount is the total
+        if totals and sp.unit is None and sp.num is not None and re.fullmatch(r"\d+[.,]\d{2}", sp.raw):
+            continue  # "milk 3.49, bread 2.99 ... TOTAL $10.73": a line item's price
         if sp.unit is None and not sp.missing and sp.text is None:
             if not sp.label or (sp.label_after and sp.label.lower() not in LABELS and not _count_of(unit.text, sp)
                                 and not _labelled_cell(unit, sp)):
@@ -377,6 +400,14 @@ def _fields(unit: _Unit) -> list[_Field]:
             name = alt
         names[name] = 1
         out.append(_Field(name, sp, unit))
+    # a change is named after the field it changed, whatever that field was named by
+    named = {id(f.span): f.name for f in out}
+    for f in out:
+        owner = f.span.changes
+        if f.span.role == "delta" and owner is not None and id(owner) in named and f"{named[id(owner)]}_change" not in names:
+            names.pop(f.name, None)
+            f.name = f"{named[id(owner)]}_change"
+            names[f.name] = 1
     return out
 
 
@@ -391,10 +422,12 @@ def _logging_verb(label: str) -> bool:
 
 
 def _opens_sentence(text: str, sp: Span) -> bool:
-    """Is the value's one-word label the first word of its sentence ("Mood today 8/10")?"""
+    """Is the value's one-word label the first word of its sentence or of a cell ("Mood today
+    8/10", "Feb 16 — Gask 1,164")?"""
     head = text[:sp.start]
     at = head.rfind(sp.label.split()[-1])
-    return len(sp.label.split()) == 1 and at >= 0 and not re.search(r"[A-Za-z0-9]", re.split(r"[.!?]\s", head[:at])[-1])
+    return len(sp.label.split()) == 1 and at >= 0 and not re.search(
+        r"[A-Za-z0-9]", re.split(r"[.!?]\s|\s[—–]\s|[·|;:]\s*", head[:at])[-1])
 
 
 def _payee_before(text: str, sp: Span) -> str | None:
@@ -451,10 +484,12 @@ def _cells_of(text: str, sep: str) -> list[tuple[int, int]]:
 
 def _header_of(unit: _Unit) -> tuple[str, list[tuple[int, int]]] | None:
     """A line of labels only (no digits), split by one separator into >= 2 cells: a header."""
-    if re.search(r"\d", unit.text):
-        return None
+    if re.search(r"\d", unit.text) or _day_header_of(unit) is not None:
+        return None  # digits are values; a line of days heads columns of days, not fields
     for sep in _TABLE_SEPARATORS:
         cells = _cells_of(unit.text, sep)
+        if sum(unit.text[a:b].strip(" .:").lower() in WEEKDAYS for a, b in cells) >= 2:
+            return None  # "Mon | Tue | Wed"
         if len(cells) >= 2 and unit.text.count(sep) == len(cells) - 1 and all(
                 len(unit.text[a:b].split()) <= 4 for a, b in cells):
             return sep, cells
@@ -482,6 +517,179 @@ def _read_header_tables(units: list[_Unit]) -> None:
             row.spans = [sp for (a, b), name in zip(cells, names) for sp in _cell_spans(row, a, b, name)]
             j += 1
         i = j if j > i + 1 else i + 1
+
+
+def _weekday_run(names: list[str], ref: date | None) -> list[date | None]:
+    """"Mon | Tue | Wed" sent on ``ref``: the latest run of those weekdays, in order, ending on
+    or before ``ref``."""
+    wds = [WEEKDAYS.get(n.strip(" .:").lower()) for n in names]
+    if ref is None or any(w is None for w in wds):
+        return [None] * len(names)
+    out: list[date] = []
+    day = ref - timedelta(days=(ref.weekday() - wds[-1]) % 7)  # type: ignore[operator]
+    out.append(day)
+    for w in reversed(wds[:-1]):
+        day = day - timedelta(days=(day.weekday() - w) % 7 or 7)  # type: ignore[operator]
+        out.append(day)
+    return list(reversed(out))
+
+
+def _day_header_of(unit: _Unit, ref: date | None = None) -> tuple[str, list[tuple[int, int]], list[date], bool] | None:
+    """A line of days only ("Mon | Tue | Wed", "Field | Mar 3 | Mar 4"): the header of a table
+    whose columns are days. Returns the separator, the day cells, their days, and whether a first
+    cell names the rows' labels instead of a day."""
+    for sep in _TABLE_SEPARATORS:
+        cells = _cells_of(unit.text, sep)
+        if len(cells) < 2:
+            continue
+        days: list[date] = []
+        for a, b in cells:
+            day = next((d for s, e, d in unit.dates if d is not None and s <= a + 1 and e >= b - 1), None)
+            days.append(day)  # type: ignore[arg-type]
+        lead = days[0] is None and not re.search(r"\d", unit.text[cells[0][0]:cells[0][1]]) and \
+            unit.text[cells[0][0]:cells[0][1]].strip(" .:").lower() not in WEEKDAYS
+        body, found = (cells[1:], days[1:]) if lead else (cells, days)
+        if all(d is None for d in found):  # weekday names alone
+            found = _weekday_run([unit.text[a:b] for a, b in body], ref)
+        if len(body) >= 2 and all(d is not None for d in found) and len(set(found)) == len(found):
+            return sep, body, found, lead
+    return None
+
+
+def _read_day_columns(units: list[_Unit], ref: date | None) -> list[_Unit]:
+    """"Mon | Tue | Wed" over "Steps 8,012 | 9,230 | 4,410": a table whose columns are days holds
+    one record per column. Each value cell becomes a unit of its own, labelled by its row's
+    first words and dated by its column, in column order, so the records are the columns."""
+    out: list[_Unit] = []
+    i = 0
+    while i < len(units):
+        head = _day_header_of(units[i], ref) if units[i].observing else None
+        if head is None:
+            out.append(units[i])
+            i += 1
+            continue
+        sep, _, days, lead = head
+        columns: list[list[_Unit]] = [[] for _ in days]
+        j = i + 1
+        while j < len(units) and units[j].part == units[i].part and units[j].observing:
+            row = units[j]
+            cells = _cells_of(row.text, sep)
+            if len(cells) != len(days) + lead or not re.search(r"\d", row.text) and any(
+                    len(row.text[a:b].split()) > 3 for a, b in cells[1:]):
+                break
+            if lead:
+                label, values = row.text[cells[0][0]:cells[0][1]].strip(" :"), cells[1:]
+            else:  # "Steps 8,012 | 9,230": the first cell is the label and the first day's value
+                a, b = cells[0]
+                m = re.match(r"\s*([A-Za-z][A-Za-z .'’/\-]*?)(?:\s*:\s*|\s+)(?=[\d$€£+\-−]|\S+$)", row.text[a:b])
+                if m is None:
+                    break
+                label, values = m.group(1).strip(), [(a + m.end(), b), *cells[1:]]
+            if not re.search(r"[A-Za-z]", label):
+                break
+            for k, (a, b) in enumerate(values):
+                spans = [Span(sp.start - a, sp.end - a, sp.num, sp.text, sp.unit, sp.dimension, sp.label, sp.raw,
+                              sp.missing, sp.label_after, sp.colon, sp.leads, sp.role) for sp in _cell_spans(row, a, b, label)]
+                columns[k].append(_Unit(row.part, row.start + a, row.text[a:b], spans, [days[k]], True, []))
+            j += 1
+        if j == i + 1:
+            out.append(units[i])
+            i += 1
+            continue
+        units[i].days = []  # the header's days are the columns', no day of a record of its own
+        out.append(units[i])
+        out.extend(u for col in columns for u in col)
+        i = j
+    return out
+
+
+#: Words of a series' heading that name its period, not its field ("Steps this week:").
+_SERIES_WORDS = frozenset("week weekly day daily days by per this last past so far view summary".split())
+
+
+def _read_day_series(units: list[_Unit], ref: date | None) -> list[_Unit]:
+    """"Steps this week: Mon 8,012 · Tue 9,230 · Wed 4,410", "Mar 3: 14 qz vrell; Mar 4: 12 qz
+    vrell": a line whose parts each open with a day of their own holds a record per part, even
+    of one field. A heading in front names the values that carry no label. Each part becomes a
+    unit of its own, dated by its day; several such lines in a row over the same days ("Vrell:
+    Mon 14 qz, Tue 12 qz" / "Drom: Mon 30 min, Tue 25 min", a day left out of a line where the
+    field was not taken) are one record per day."""
+    out: list[_Unit] = []
+    block: list[tuple[_Unit, list[_Unit]]] = []  # consecutive series lines: (heading unit, part units)
+
+    def flush() -> None:
+        if not block:
+            return
+        if len(block) > 1:  # day-major: the records are the days, whichever lines name each
+            out.extend(head for head, _ in block)
+            out.extend(sorted((u for _, parts in block for u in parts), key=lambda u: u.days[0]))
+        else:
+            for head, parts in block:
+                out.append(head)
+                out.extend(parts)
+        block.clear()
+
+    for unit in units:
+        got = _series_parts(unit, ref) if unit.observing else None
+        if got is None:
+            flush()
+            out.append(unit)
+            continue
+        label, head, parts = got
+        if block and block[-1][0].part != unit.part:
+            flush()
+        pieces = []
+        for a, b, day in parts:
+            spans = find_spans(unit.text[a:b])
+            if not re.search(r"\d", unit.text[a:b]):  # "Tremfai: Thu Krepar, Fri Gemven": a category per day
+                spans = [Span(0, b - a, None, unit.text[a:b], None, None, label, unit.text[a:b], colon=True)] if label else []
+            if label:
+                for sp in spans:
+                    if not sp.label:
+                        sp.label, sp.label_after, sp.colon = label, False, True
+            pieces.append(_Unit(unit.part, unit.start + a, unit.text[a:b], spans, [day], True, []))
+        block.append((_Unit(unit.part, unit.start, unit.text[:head], [], [], True, []), pieces))
+    flush()
+    return out
+
+
+_WEEKDAY_OPENER = re.compile(r"(?:^|(?<=[,;·|•:—–]))\s*(?P<w>[A-Za-z]{3,9})\.?(?=\s*:?\s+[\d$€£+\-−A-Z])")
+
+
+def _series_parts(unit: _Unit, ref: date | None) -> tuple[str, int, list[tuple[int, int, date]]] | None:
+    """The heading's label, where the first day opens, and each part's (start, end, day)."""
+    text = unit.text
+    openers: list[tuple[int, int, date | None, str]] = []
+    for s, e, d in unit.dates:
+        if d is not None and re.search(r"(?:^|[,;·|•:—–])\s*$", text[:s]):
+            openers.append((s, e, d, ""))
+    for m in _WEEKDAY_OPENER.finditer(text):
+        if m.group("w").lower() in WEEKDAYS and not any(s <= m.start("w") < e for s, e, _, _ in openers):
+            openers.append((m.start("w"), m.end("w"), None, m.group("w")))
+    openers.sort()
+    if len(openers) < 2 or (any(o[3] for o in openers) and not all(o[3] for o in openers)):
+        return None
+    head = text[:openers[0][0]]
+    if re.search(r"\d", head) or not (not head.strip() or re.search(r"(?::|[—–])\s*$", head)):
+        return None  # the first day opens the line or follows its heading
+    if all(o[3] for o in openers):
+        run = _weekday_run([o[3] for o in openers], ref)
+        if any(d is None for d in run):
+            return None
+        openers = [(s, e, d, w) for (s, e, _, w), d in zip(openers, run)]
+    parts = []
+    for k, (s, e, d, _) in enumerate(openers):
+        end = openers[k + 1][0] if k + 1 < len(openers) else len(text)
+        a = e + len(text[e:end]) - len(text[e:end].lstrip(" :.,"))
+        b = a + len(text[a:end].rstrip(" ,;·|•.—–"))
+        if not re.search(r"\d", text[a:b]) and not re.fullmatch(r"[A-Z][\w'’\-]*(?: [\w'’\-]+){0,2}", text[a:b]):
+            return None  # a value per day: a number, or a short name of a category
+        parts.append((a, b, d))
+    if len({d for _, _, d in parts}) != len(parts):
+        return None
+    words = [w for w in re.findall(r"[A-Za-z][A-Za-z'’\-]*", re.split(r":|\s[—–]\s", head.rstrip(" :—–"))[-1])
+             if w.lower() not in _SERIES_WORDS and w.lower() not in _LABEL_STOP]
+    return (" ".join(words) if 0 < len(words) <= 4 else ""), openers[0][0], parts  # type: ignore[return-value]
 
 
 def _cell_spans(row: _Unit, a: int, b: int, label: str) -> list[Span]:
@@ -675,11 +883,17 @@ def extract_round(rnd: Round, ocr: dict[str, str] | None = None) -> list[Draft]:
                 # A night's sleep is dated by the day one wakes up, as sleep apps do.
                 unit.days = [ref if d == ref - timedelta(days=1) and _LAST_NIGHT.search(unit.text) else d for d in unit.days]
             unit.spans = find_spans(unit.text, [(d.start, d.end) for d in dates]) if unit.observing else []
+            if unit.spans and len(_TILE.split(unit.text)) >= 2:
+                hedged = _hedged_cells(unit.text)
+                unit.spans = [sp for sp in unit.spans if not any(a <= sp.start < b for a, b in hedged)]
             unit.dates = [(d.start, d.end, d.day) for d in dates]
             if unit.spans and any(sp.role == "money" for sp in unit.spans):
                 unit.spans.extend(_merchant(unit.text, unit.spans))
+                unit.spans.sort(key=lambda sp: (sp.start, sp.role != "first"))
             units.append(unit)
     _read_header_tables(units)
+    units = _read_day_columns(units, ref)
+    units = _read_day_series(units, ref)
     records, context = _records(units)
     shared = [(u, f) for u in context if u.observing for f in find_facets(u.text)]
     drafts: list[Draft] = []
@@ -712,13 +926,16 @@ def extract_round(rnd: Round, ocr: dict[str, str] | None = None) -> list[Draft]:
                                 value_text=sp.text, unit=sp.unit, dimension=sp.dimension, raw=sp.raw,
                                 source=f"{f.unit_ref.part}[{a}:{b}]", observed_at=day, record=i, text=text,
                                 missing=sp.missing, bare=_bare(sp, name), label=sp.label, strict=strict))
-        own = [(u, f) for u in rec.units for f in find_facets(u.text)]
+        own = [(u, f) for u in rec.units for f in find_facets(u.text) if _within(rec, records, u, f.start)]
         seen = set(rec.fields)
         borrowed = [(u, f) for other in records if other is not rec for u in other.units for f in find_facets(u.text)
-                    if f.attribute in IDENTITY_FACETS] if len(records) > 1 else []
+                    if f.attribute in IDENTITY_FACETS and u not in rec.units] if len(records) > 1 else []
         for u, fc in sorted(own, key=lambda uf: uf[1].rank) + sorted(shared, key=lambda uf: uf[1].rank) + borrowed:
             if fc.attribute in seen or (fc.attribute == "time_of_day" and _SLEEP.search(text)):
                 continue  # the surest reading of a field wins ("bike: Gravel"); sleep spans the night
+            if fc.attribute == "time_of_day" and any(f.unit_ref is u and f.span.start < fc.end and fc.start < f.span.end
+                                                     for f in rec.fields.values()):
+                continue  # "5.01 km · 21:44": a value read as a duration is no time of day
             if fc.value and any(d.record == i and (d.value_text or "").lower() == fc.value.lower() for d in drafts):
                 continue  # "Vrell: Kretan Apyss" read again as a payee: one value, its labelled field
             seen.add(fc.attribute)
@@ -729,22 +946,46 @@ def extract_round(rnd: Round, ocr: dict[str, str] | None = None) -> list[Draft]:
     return drafts
 
 
+def _within(rec: _Record, records: list[_Record], unit: _Unit, pos: int) -> bool:
+    """Is a position of a unit that several records share inside ``rec``'s part of it? Parts are
+    cut at the first comma, semicolon or "then" between one record's last value and the next
+    one's first ("Coffee $4.50 cash, then lunch at Panera $12.80 on my Amex")."""
+    sharing = sorted((min(f.span.start for f in r.fields.values() if f.unit_ref is unit),
+                      max(f.span.end for f in r.fields.values() if f.unit_ref is unit), id(r))
+                     for r in records if any(f.unit_ref is unit for f in r.fields.values()))
+    if len(sharing) < 2:
+        return True
+    cuts = []
+    for (_, end, _), (start, _, _) in zip(sharing, sharing[1:]):
+        m = re.search(r"[,;]|\s(?:then|and)\s", unit.text[end:start])
+        cuts.append(end + m.start() if m else (end + start) // 2)
+    k = next((j for j, (_, _, rid) in enumerate(sharing) if rid == id(rec)), None)
+    if k is None:
+        return True
+    lo = cuts[k - 1] if k > 0 else 0
+    hi = cuts[k] if k < len(cuts) else len(unit.text)
+    return lo <= pos < hi
+
+
 _SLEEP = re.compile(r"\b(?:sleep|slept|asleep|nap)\b", re.I)
 _LAST_NIGHT = re.compile(r"last\s+night", re.I)
 _PAYEE = re.compile(r"\b(?:at|to|from)\s+(?P<np>(?:[A-Z][\w'’&.\-]*|&)(?:\s+(?:[A-Z][\w'’&.\-]*|&)){0,3})")
 
 
 def _merchant(text: str, spans: list[Span]) -> list[Span]:
-    """A payment's "at / to / from <Name>" is its merchant ("Spent $55.12 at Uber")."""
+    """A payment's "at / to / from <Name>" is its merchant ("Spent $55.12 at Uber"); a line of
+    several payments has one each."""
     if any(sp.label in ("merchant", "payee", "store", "vendor") for sp in spans):
         return []
-    m = _PAYEE.search(text)
-    if m is None:
-        return []
-    name = m.group("np").rstrip(".,")
-    if canonical_unit(name) is not None or canonical_unit(name.split()[0]) is not None:
-        return []  # "came to EUR 35.39": the amount's currency, no one paid
-    return [Span(m.start("np"), m.end("np"), None, name, None, None, "merchant", name)]
+    out = []
+    for m in _PAYEE.finditer(text):
+        name = m.group("np").rstrip(".,")
+        if canonical_unit(name) is not None or canonical_unit(name.split()[0]) is not None:
+            continue  # "came to EUR 35.39": the amount's currency, no one paid
+        out.append(Span(m.start("np"), m.start("np") + len(name), None, name, None, None, "merchant", name))
+        if len(out) >= sum(1 for sp in spans if sp.role == "money"):
+            break
+    return out
 
 
 def _metadata(rnd: Round, record: int) -> list[Draft]:

@@ -59,12 +59,13 @@ class Span:
     label_after: bool = False  #: the label follows the value ("133 m elevation gain")
     colon: bool = False  #: "Label: value" - a field label, whatever its case
     leads: bool = False  #: the value opens its cell ("427 brox glevsu score"): a label after it is the cell's field
-    role: str = ""  #: "first" / "second" of a pair, "rating", "money", "price", "duration"
+    role: str = ""  #: "first" / "second" of a pair, "rating", "money", "price", "duration", "delta"
+    changes: Span | None = None  #: for a "delta", the value whose change it states
 
 
 # -- numbers ---------------------------------------------------------------------------------
 
-_NUMBER = (r"(?<![\w.,/:])(?:[+\-\u2212])?(?:"
+_NUMBER = (r"(?<![\w.,/:#№])(?:[+\-\u2212])?(?:"
            r"\d{1,3}(?:[.,]\d{3})+(?:[.,]\d{1,2})?"  # 1,234.50 / 1.234,50 / 62,117
            r"|\d{1,3}(?: \d{3})+(?!\d|[.,]\d)"  # 58 117 (space thousands)
            r"|\d+(?:[.,]\d+)?"  # 61,40 / 17.4 / 145
@@ -126,7 +127,7 @@ _CUR_SYM = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR"}
 _CUR_CODE = r"(?:USD|EUR|GBP|CHF|CAD|AUD|JPY|INR|usd|eur|gbp)"
 _CUR_WORD = {"dollar": "USD", "dollars": "USD", "bucks": "USD", "euro": "EUR", "euros": "EUR", "pounds sterling": "GBP",
              "quid": "GBP"}
-_NUM_IN = _NUMBER[len(r"(?<![\w.,/:])"):-len(r"(?![\w])")]
+_NUM_IN = _NUMBER[len(r"(?<![\w.,/:#№])"):-len(r"(?![\w])")]
 
 _PRICE = re.compile(
     r"(?P<a>[$€£]\s?)?(?P<n>" + _NUM_IN + r")\s?(?P<b>[$€£]|" + _CUR_CODE + r")?\s?(?:/|per\s|a\s)\s?"
@@ -509,8 +510,91 @@ def find_spans(text: str, masked: list[tuple[int, int]] | None = None) -> list[S
     for a, b in masked or []:
         if re.search(r"\d", text[a:b]):
             labelled = labelled[:a] + " " * (b - a) + labelled[b:]
+    _spent(text, spans)
+    owners = _delta_owners(labelled, spans)
     _attach_labels(labelled, spans)
+    _label_deltas(spans, owners)
     return spans
+
+
+#: A verb of paying right before a plain number: the number is money ("Spent 23.10 at ...").
+_SPENT = re.compile(r"\b(?:spent|spend|paid|pay|cost|costs|costing|charged|came\s+to|totall?ed|total\s+of)\s+(?:about\s+|around\s+|roughly\s+|~\s?)?$", re.I)
+
+
+def _spent(text: str, spans: list[Span]) -> None:
+    """"Spent 23.10 at Kroger": a plain number a paying verb governs is an amount of money, in the
+    currency the text names elsewhere, else in none it says."""
+    codes = [sp.unit for sp in spans if (sp.dimension or "").startswith("currency:") and sp.unit]
+    for sp in spans:
+        plain = sp.unit is None and sp.num is not None and sp.num >= 0 and sp.role == "" and sp.text is None
+        if plain and _AMOUNT.fullmatch(sp.raw) and _SPENT.search(text, 0, sp.start) and _NO_UNIT_AFTER.match(text, sp.end):
+            code = codes[0] if codes else None
+            sp.role, sp.unit, sp.dimension = "money", code, f"currency:{code or ''}"
+
+
+_AMOUNT = re.compile(r"\d{1,3}(?:,\d{3})*(?:\.\d{2})?|\d+(?:\.\d{2})?")
+_NO_UNIT_AFTER = re.compile(r"(?!\s*(?:[A-Za-z%°/]|[.,]\d))|(?=\s+(?:at|on|for|to|in|with|by|via|from)\b)")
+
+
+#: A signed change beside the value it changed: "1,244 (−8)", "+14, now 1,257", "-9 -> 1,248".
+_DELTA_AFTER = re.compile(r"\s*\(\s*$")
+_DELTA_CLOSE = re.compile(r"\s*\)")
+_DELTA_BEFORE = re.compile(r"\s*\)?\s*(?:,\s*)?(?:->|→|=>|now|to|so\s+now|making\s+it)\s*:?\s*$", re.I)
+
+
+_DELTA_WORD = re.compile(r"\s*[,;(]?\s*(?P<dir>up|down)\s+(?:by\s+)?", re.I)
+
+
+def _signed(sp: Span) -> bool:
+    return sp.num is not None and sp.raw[:1] in "+-\u2212" and sp.role == "" and sp.text is None
+
+
+def _delta_owners(text: str, spans: list[Span]) -> dict[int, int]:
+    """Signed numbers that state how much another value changed (delta index -> owner index),
+    marked ``role="delta"``: a sign written out in front of a number beside another number of
+    the same unit is a change, whatever is measured (a score, a weight, a balance)."""
+    owners: dict[int, int] = {}
+    for i, sp in enumerate(spans):
+        prev = spans[i - 1] if i > 0 else None
+        nxt = spans[i + 1] if i + 1 < len(spans) else None
+        worded = _DELTA_WORD.fullmatch(text[prev.end:sp.start]) if prev is not None and prev.num is not None else None
+        if worded and sp.num is not None and sp.role == "" and sp.unit in (None, prev.unit) and prev.role != "delta":
+            if worded.group("dir").lower() == "down":  # "81.4 kg, down 0.6": the change of the value in front
+                sp.num = -sp.num
+            owners[i] = i - 1
+            continue
+        if not _signed(sp):
+            continue
+        if prev is not None and prev.num is not None and prev.role not in ("delta",) \
+                and _DELTA_AFTER.fullmatch(text[prev.end:sp.start]) and _DELTA_CLOSE.match(text, sp.end) \
+                and sp.unit in (None, prev.unit):
+            owners[i] = i - 1  # "1,244 (−8)": the change of the value in front
+        elif nxt is not None and nxt.num is not None and not _signed(nxt) \
+                and _DELTA_BEFORE.fullmatch(text[sp.end:nxt.start]) and (sp.unit is None or sp.unit == nxt.unit):
+            owners[i] = i + 1  # "+14, now 1,257", "(-9) -> 1,248 RP": the change that led to the value after
+    for i, j in owners.items():
+        spans[i].role, spans[i].changes = "delta", spans[j]
+    for sp in spans:
+        if _signed(sp) and sp.role == "" and sp.raw[:1] == "+" and (sp.dimension or "").startswith("unit:"):
+            # "+12 rank": a plus written out before a word of the memory's own is a change of it
+            sp.role, sp.label, sp.unit, sp.dimension = "delta", f"{sp.unit} change", None, None
+    return owners
+
+
+def _label_deltas(spans: list[Span], owners: dict[int, int]) -> None:
+    """A change is named after its value ("rank points change"); a label written in front of the
+    change ("Rank points +14, now 1,257") is the value's, as "now" is no field."""
+    for i, j in owners.items():
+        delta, owner = spans[i], spans[j]
+        if j > i and delta.label and (not owner.label or owner.label.lower() in _ADJACENT_WORDS):
+            owner.label, owner.label_after, owner.colon = delta.label, False, delta.colon
+        base = owner.label or owner.unit or ""
+        delta.label, delta.label_after = (f"{base} change" if base else "change"), False
+        if delta.unit is None and owner.unit is not None:
+            delta.unit, delta.dimension = owner.unit, owner.dimension
+
+
+_ADJACENT_WORDS = frozenset({"now", "to", "so now", "making it"})
 
 
 def _attach_labels(text: str, spans: list[Span]) -> None:
@@ -528,7 +612,7 @@ def _attach_labels(text: str, spans: list[Span]) -> None:
             continue
         a, b = cell_of(sp.start)
         prev_end = max([s.end for s in spans[:i] if s.end <= sp.start] + [a])
-        next_start = min([s.start for s in spans[i + 1:] if s.start >= sp.end and s.role != "second"] + [b])
+        next_start = min([s.start for s in spans[i + 1:] if s.start >= sp.end and s.role not in ("second", "delta")] + [b])
         floor = max(a, prev_end)
         sp.leads = not re.search(r"[A-Za-z]", text[floor:sp.start].rpartition(":")[2])
         before = _label_before(text, sp.start, floor)
@@ -547,6 +631,12 @@ def _attach_labels(text: str, spans: list[Span]) -> None:
             sp.label_after = not before
         else:
             sp.label = before
+    # "Run summary: 5.01 km · 21:44 · 5:20 /km": a colon heading over a line of tiles whose next
+    # tile carries no label names the card, not its first value (the unit does)
+    tiled = [sp for sp in spans if sp.role not in ("second", "delta")]
+    if len(tiled) >= 3 and tiled[0].colon and tiled[0].unit and not tiled[1].label \
+            and len(re.findall(r"\s[·|•]\s", text[tiled[0].end:tiled[-1].start])) >= 2:
+        tiled[0].label, tiled[0].colon = "", False
     # "Monday's batch: $56.41 tralliss · 427 brox glevsu score": where the text's other cells put
     # the label after the value, the first cell's colon is the heading of them all
     following = sum(1 for sp in spans if sp.label_after and sp.leads)
@@ -572,7 +662,7 @@ def _heading(text: str, sp: Span, later: list[Span]) -> bool:
     if colon < 0 or re.search(r"[A-Za-z|·]", text[colon:sp.start]):
         return False  # a label of its own after the colon ("photo: odometer 56694 km")
     for nxt in later:
-        if nxt.role == "second":
+        if nxt.role in ("second", "delta"):
             continue
         between = text[sp.end:nxt.start]
         return ":" not in between and not re.search(r"[.!?;|·]\s", between)
