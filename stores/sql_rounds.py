@@ -178,13 +178,16 @@ class RoundStore(StoreBase):
     def observations(
         self, memory_id: str, round_ids: Sequence[str] | None = None, *, attributes: Sequence[str] | None = None
     ) -> list[ObservationRecord]:
-        q = select(ObservationRecord).where(ObservationRecord.memory_id == memory_id)
+        table = ObservationRecord.__table__  # type: ignore[attr-defined]
+        q = select(*table.columns).where(table.c.memory_id == memory_id)
         if round_ids is not None:
-            q = q.where(ObservationRecord.round_id.in_(list(round_ids)))  # type: ignore[attr-defined]
+            q = q.where(table.c.round_id.in_(list(round_ids)))
         if attributes is not None:
-            q = q.where(ObservationRecord.attribute.in_(list(attributes)))  # type: ignore[attr-defined]
+            q = q.where(table.c.attribute.in_(list(attributes)))
+        # plain rows, not ORM instances: every batch of an ingest reads the memory's observations,
+        # and the identity map's bookkeeping cost more than the query (they are read, never updated)
         with self.session() as s:
-            return list(s.execute(q.order_by(ObservationRecord.id)).scalars())
+            return [ObservationRecord.model_construct(**row._mapping) for row in s.execute(q.order_by(table.c.id))]
 
     def observation_attributes(self, memory_id: str) -> list[tuple[str, str]]:
         """(round id, attribute) of every stored observation: how induction finds rounds whose

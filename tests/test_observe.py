@@ -145,7 +145,7 @@ def test_day_cues(text: str, day: date) -> None:
     assert hit.day == day
 
 
-@pytest.mark.parametrize("text", ["mood 8/10", "Tue 4 km", "Sun 9:30 walk", "Fri 13 · 3/4 done"])
+@pytest.mark.parametrize("text", ["mood 8/10", "Tue 4 km", "Sun 9:30 walk", "Fri 13 · 3/4 done", "Slest: Thu 27, Fri 32"])
 def test_a_short_number_after_a_weekday_is_a_day_only_when_the_weekday_fits(text: str) -> None:
     assert [d.day for d in find_dates(text, REF.date()) if d.kind == "day"] == []
 
@@ -398,3 +398,10 @@ def test_a_card_title_and_a_bare_time_tile(text: str, fields: dict) -> None:
     got = {d.attribute: d.value_num for d in drafts if d.value_num is not None}
     assert got == pytest.approx(fields)
     assert not [d for d in drafts if d.attribute == "time_of_day"]
+
+
+def test_the_side_faced_anywhere_in_a_results_sentence_and_a_signed_coined_unit_is_a_change() -> None:
+    drafts = extract_round(rnd("Loss with Ember Tide vs Glass Wolves, 9 turns, -11 rank."))
+    got = {d.attribute: d.value_num if d.value_num is not None else d.value_text for d in drafts}
+    assert got["result"] == "lost" and got["opponent"] == "Glass Wolves" and got["rank_change"] == -11.0
+    assert "rank" not in got

@@ -6,7 +6,8 @@
   (with dots day first; with / or - the reading a written weekday agrees with, else the one not
   after the round, else US order), ``4 March``, ``Mar 4``, ``March 4, 2025``, with or without a
   weekday in front (``Mon 3 Feb``, ``Tue, Apr 1``); after a weekday also a short numeric day
-  (``Tue, 04/03``, ``Sat 08.03.``, ``Tue 4th``, ``Tue 4``) when the weekday fits it. Without a year the round's year is taken,
+  (``Tue, 04/03``, ``Sat 08.03.``, ``Tue 4th``, ``Sun 9:`` heading a line) when the weekday fits
+  it ("Thu 27" alone is a value logged on a Thursday). Without a year the round's year is taken,
   or the year before when that would put the day more than two days after the round (a log is
   about the past).
 * ``rel`` - relative to the round: ``today``, ``tonight``, ``this morning/afternoon/evening``,
@@ -44,10 +45,10 @@ _DAY = re.compile(
     r"|(?P<dd>\d{1,2})(?:st|nd|rd|th)?(?:\s+of)?\s+(?P<dm>" + _MON + r")(?:,?\s+(?P<dy>\d{4}))?"
     r"|(?P<mm>" + _MON + r")\s+(?P<md>\d{1,2})(?:st|nd|rd|th)?(?!\d|:\d)(?:,?\s+(?P<my>\d{4}))?"
     r")(?![\w/-])", re.I)
-#: A weekday in front makes a short numeric day a date ("Tue, 04/03", "Sat 08.03.", "Tue 4th", "Tue 4"):
+#: A weekday in front makes a short numeric day a date ("Tue, 04/03", "Sat 08.03.", "Tue 4th", "Sun 9: ..."):
 #: alone they are ratios and counts.
 _WD_NUMERIC = re.compile(
-    r"(?<![\w/.:-])(?P<wd>" + _WD + r"),?\s+(?:the\s+)?(?:(?P<a>\d{1,2})[/.](?P<b>\d{1,2})\.?|(?P<n>\d{1,2})(?:st|nd|rd|th)?)"
+    r"(?<![\w/.:-])(?P<wd>" + _WD + r"),?\s+(?:the\s+)?(?:(?P<a>\d{1,2})[/.](?P<b>\d{1,2})\.?|(?P<n>\d{1,2})(?:st|nd|rd|th|(?=\s*[:—–]\s)))"
     r"(?![\w/%-]|[.,]\d|:\d|\s*(?:[a-zA-Z%°]|/\s*\d))", re.I)
 _REL = re.compile(
     r"\b(?:(?P<dby>the\s+day\s+before\s+yesterday)|(?P<yest>yesterday(?:'s|’s)?|last\s+night(?:'s|’s)?)"

@@ -175,6 +175,7 @@ _TIMED = re.compile(r"(?i)sleep|deep|rem\b|light|awake|nap|time|duration|moving|
 _TIMED_AFTER = re.compile(r"\s*(?:of\s+)?(?:deep|rem|light|sleep|nap|awake)\b", re.I)
 _GAME_NOUN = re.compile(r"(?<![\d:])(?P<a>\d{1,2})\s?[-–]\s?(?P<b>\d{1,2})\s+(?:[a-z]+\s+)?(?P<w>win|victory|loss|defeat|draw|tie)\b", re.I)
 _PLAYED = re.compile(r"\b(?:played|against|vs\.?|versus|faced)\s+(?:the\s+)?(?P<opp>[A-Z][\w'’&\-]*(?:\s+[A-Z][\w'’&\-]*){0,2})")
+_FACED = re.compile(r"\b(?:against|vs\.?|versus|faced)\s+(?:the\s+)?(?P<opp>[A-Z][\w'’&\-]*(?:\s+[A-Z][\w'’&\-]*){0,2})")
 _SCORE = re.compile(r"\bscore\s*:?\s*(?P<a>\d{1,2})\s?[-–:]\s?(?P<b>\d{1,2})(?![\d:])", re.I)
 
 #: A word that may stand between a value and its unit-less label (``pulse of 66``).
@@ -371,6 +372,12 @@ def find_spans(text: str, masked: list[tuple[int, int]] | None = None) -> list[S
             add(Span(m.start("b"), m.end("b"), theirs, None, None, None, "score against", m.group("b")))
         if m.group("opp"):
             add(Span(m.start("opp"), m.end("opp"), None, m.group("opp").strip(), None, None, "opponent", m.group("opp")))
+        else:  # "Loss with Ember Tide vs Glass Wolves", "Lost ... playing X against Y": the side faced, in the sentence
+            start = max(text.rfind(c, 0, m.start()) for c in ".!?;\n") + 1
+            end = min([i for i in (text.find(c, m.end()) for c in ".!?;\n") if i >= 0] + [len(text)])
+            opp = _FACED.search(text, start, end)
+            if opp and free(opp.start("opp"), opp.end("opp")):
+                add(Span(opp.start("opp"), opp.end("opp"), None, opp.group("opp"), None, None, "opponent", opp.group("opp")))
     for m in _GAME_NOUN.finditer(text):
         if free(m.start("a"), m.end("w")):
             word = m.group("w").lower()
@@ -575,8 +582,8 @@ def _delta_owners(text: str, spans: list[Span]) -> dict[int, int]:
     for i, j in owners.items():
         spans[i].role, spans[i].changes = "delta", spans[j]
     for sp in spans:
-        if _signed(sp) and sp.role == "" and sp.raw[:1] == "+" and (sp.dimension or "").startswith("unit:"):
-            # "+12 rank": a plus written out before a word of the memory's own is a change of it
+        if _signed(sp) and sp.role == "" and (sp.dimension or "").startswith("unit:"):
+            # "+12 rank", "-11 rank": a sign written out before a word of the memory's own is a change of it
             sp.role, sp.label, sp.unit, sp.dimension = "delta", f"{sp.unit} change", None, None
     return owners
 
