@@ -12,8 +12,9 @@ was counted with (durable state: a resumed run finds them too).
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from adamm.nodes.rules.slots import SlotModel
 from adamm.stores.attributes import AttributeResolver
@@ -54,6 +55,7 @@ def fill_slots(sql: SqlStore, memory_id: str, resolver: AttributeResolver, round
                 if o.value_text and o.value_num is None and o.attribute not in DEFAULT_CONTEXT_ATTRIBUTES]
     exclude = {w for name in measured_names for w in name.split("_")}
     exclude |= {k.unit for k in measured if k.unit and k.unit.isalpha()}
+    exclude |= _app_names(texts.values())
     model = SlotModel().fit([t for t in texts.values() if t], labelled, exclude)
     if not model.slots_ and not model.values_:
         return batch, {}
@@ -114,6 +116,15 @@ def fill_slots(sql: SqlStore, memory_id: str, resolver: AttributeResolver, round
 
 
 _FIELDS = ("memory_id", "round_id", "attribute", "value_num", "value_text", "unit", "raw", "source", "observed_at", "record", "context")
+
+
+_APP = re.compile(r"\b([A-Z][\w'’\-]*)\s+app(?:['’]s|s)?\b")
+
+
+def _app_names(texts: Iterable[str]) -> set[str]:
+    """Names the memory gives an app ("the Renme app's card"): the screenshot's source, no
+    category of a record ("Screenshot of the Renme outing table" holds no outing kind)."""
+    return {m.group(1).lower() for t in texts for m in _APP.finditer(t)}
 
 
 def _is_label(o: ObservationRecord, measured_names: set[str]) -> bool:

@@ -60,6 +60,12 @@ def test_series_lines_over_the_same_days_are_one_record_per_day() -> None:
                    (1, "drom", 25.0, "2026-03-05"), (1, "vrell", 12.0, "2026-03-05")]
 
 
+def test_a_line_of_one_day_inside_a_series_block_joins_its_day() -> None:
+    got = _read("", caption="Week:\nVrell: 3 Mar 14 qz · 4 Mar 12 qz\nDrom: 4 Mar 25 min\nBrosk: 3 Mar Ashvel · 4 Mar Tirn")
+    assert got == [(0, "brosk", "Ashvel", "2026-03-03"), (0, "vrell", 14.0, "2026-03-03"),
+                   (1, "brosk", "Tirn", "2026-03-04"), (1, "drom", 25.0, "2026-03-04"), (1, "vrell", 12.0, "2026-03-04")]
+
+
 def test_parts_that_open_with_their_own_day_are_records_even_of_one_field() -> None:
     assert _read("Mar 3: 14 qz vrell; Mar 4: 12 qz vrell") == [(0, "vrell", 14.0, "2026-03-03"), (1, "vrell", 12.0, "2026-03-04")]
     # one day named in passing is no series

@@ -629,9 +629,18 @@ def _read_day_series(units: list[_Unit], ref: date | None) -> list[_Unit]:
                 out.extend(parts)
         block.clear()
 
-    for unit in units:
-        got = _series_parts(unit, ref) if unit.observing else None
-        if got is None:
+    gots = [_series_parts(unit, ref) if unit.observing else None for unit in units]
+    # a line of one day ("Slirn: 23 Feb 95 brex") belongs to the series lines around it, else it is no series
+    accepted = [g is not None and len(g[2]) > 1 for g in gots]
+    changed = True
+    while changed:
+        changed = False
+        for i, g in enumerate(gots):
+            if g is not None and not accepted[i] and g[0] and any(
+                    0 <= j < len(units) and accepted[j] and units[j].part == units[i].part for j in (i - 1, i + 1)):
+                accepted[i] = changed = True
+    for unit, got, ok in zip(units, gots, accepted):
+        if got is None or not ok:
             flush()
             out.append(unit)
             continue
@@ -667,7 +676,7 @@ def _series_parts(unit: _Unit, ref: date | None) -> tuple[str, int, list[tuple[i
         if m.group("w").lower() in WEEKDAYS and not any(s <= m.start("w") < e for s, e, _, _ in openers):
             openers.append((m.start("w"), m.end("w"), None, m.group("w")))
     openers.sort()
-    if len(openers) < 2 or (any(o[3] for o in openers) and not all(o[3] for o in openers)):
+    if not openers or (any(o[3] for o in openers) and not all(o[3] for o in openers)):
         return None
     head = text[:openers[0][0]]
     if re.search(r"\d", head) or not (not head.strip() or re.search(r"(?::|[—–])\s*$", head)):
