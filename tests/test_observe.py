@@ -400,8 +400,8 @@ def test_a_card_title_and_a_bare_time_tile(text: str, fields: dict) -> None:
     assert not [d for d in drafts if d.attribute == "time_of_day"]
 
 
-def test_the_side_faced_anywhere_in_a_results_sentence_and_a_signed_coined_unit_is_a_change() -> None:
-    drafts = extract_round(rnd("Loss with Ember Tide vs Glass Wolves, 9 turns, -11 rank."))
-    got = {d.attribute: d.value_num if d.value_num is not None else d.value_text for d in drafts}
-    assert got["result"] == "lost" and got["opponent"] == "Glass Wolves" and got["rank_change"] == -11.0
+def test_a_signed_coined_unit_is_a_change_and_a_side_stops_before_a_label() -> None:
+    got = {d.attribute: d.value_num if d.value_num is not None else d.value_text
+           for d in extract_round(rnd("Loss vs Glass Wolves Turns 9 · -11 rank"))}
+    assert got["result"] == "lost" and got["opponent"] == "Glass Wolves" and got["turns"] == 9.0 and got["rank_change"] == -11.0
     assert "rank" not in got

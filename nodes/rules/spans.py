@@ -167,15 +167,18 @@ _LABELLED_WORD = re.compile(
     r"\s+(?P<v>[A-Za-z][\w'’&.\-]*(?:\s+(?!for\b|against\b)[A-Za-z&][\w'’&.\-]*){0,3}?)\.?\s*(?=[·•|;,.!)\n]|$|\s[—–/]\s)", re.I)
 _WIN = frozenset("won win wins beat beats defeated victory".split())
 _LOSS = frozenset("lost loss loses defeat".split())
+#: A side's name: up to three capitalised words, none of them a label of a number after it
+#: ("vs Ember Tide Turns 11" faced Ember Tide).
+_SIDE_WORD = r"[A-Z][\w'’&\-]*(?![\w'’&\-])(?!\s*:?\s*[\d+\-−])"
+_SIDE = r"(?P<opp>" + _SIDE_WORD + r"(?:\s+" + _SIDE_WORD + r"){0,2})"
 _GAME = re.compile(
     r"\b(?P<w>(?i:won|win|beat|beats|defeated|victory|lost|loss|defeat|drew|tied))\b"
     r"(?:[^.!?;\n\d]{0,20}?(?P<a>\d{1,2})\s?[-–:]\s?(?P<b>\d{1,2})(?![\d:]))?"
-    r"(?:[^.!?;\n]{0,15}?\b(?:against|vs\.?|versus|to|over)\s+(?:the\s+)?(?P<opp>[A-Z][\w'’&\-]*(?:\s+[A-Z][\w'’&\-]*){0,2}))?")
+    r"(?:[^.!?;\n]{0,15}?\b(?:against|vs\.?|versus|to|over)\s+(?:the\s+)?" + _SIDE + r")?")
 _TIMED = re.compile(r"(?i)sleep|deep|rem\b|light|awake|nap|time|duration|moving|elapsed|\d\s?h\s*$")
 _TIMED_AFTER = re.compile(r"\s*(?:of\s+)?(?:deep|rem|light|sleep|nap|awake)\b", re.I)
 _GAME_NOUN = re.compile(r"(?<![\d:])(?P<a>\d{1,2})\s?[-–]\s?(?P<b>\d{1,2})\s+(?:[a-z]+\s+)?(?P<w>win|victory|loss|defeat|draw|tie)\b", re.I)
-_PLAYED = re.compile(r"\b(?:played|against|vs\.?|versus|faced)\s+(?:the\s+)?(?P<opp>[A-Z][\w'’&\-]*(?:\s+[A-Z][\w'’&\-]*){0,2})")
-_FACED = re.compile(r"\b(?:against|vs\.?|versus|faced)\s+(?:the\s+)?(?P<opp>[A-Z][\w'’&\-]*(?:\s+[A-Z][\w'’&\-]*){0,2})")
+_PLAYED = re.compile(r"\b(?:played|against|vs\.?|versus|faced)\s+(?:the\s+)?" + _SIDE)
 _SCORE = re.compile(r"\bscore\s*:?\s*(?P<a>\d{1,2})\s?[-–:]\s?(?P<b>\d{1,2})(?![\d:])", re.I)
 
 #: A word that may stand between a value and its unit-less label (``pulse of 66``).
@@ -372,12 +375,6 @@ def find_spans(text: str, masked: list[tuple[int, int]] | None = None) -> list[S
             add(Span(m.start("b"), m.end("b"), theirs, None, None, None, "score against", m.group("b")))
         if m.group("opp"):
             add(Span(m.start("opp"), m.end("opp"), None, m.group("opp").strip(), None, None, "opponent", m.group("opp")))
-        else:  # "Loss with Ember Tide vs Glass Wolves", "Lost ... playing X against Y": the side faced, in the sentence
-            start = max(text.rfind(c, 0, m.start()) for c in ".!?;\n") + 1
-            end = min([i for i in (text.find(c, m.end()) for c in ".!?;\n") if i >= 0] + [len(text)])
-            opp = _FACED.search(text, start, end)
-            if opp and free(opp.start("opp"), opp.end("opp")):
-                add(Span(opp.start("opp"), opp.end("opp"), None, opp.group("opp"), None, None, "opponent", opp.group("opp")))
     for m in _GAME_NOUN.finditer(text):
         if free(m.start("a"), m.end("w")):
             word = m.group("w").lower()
