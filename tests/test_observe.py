@@ -367,6 +367,7 @@ def test_one_field_said_twice_in_prose_is_no_second_record() -> None:
     ("Plonk ladder +14, now 1,257.", {"plonk_ladder": 1257.0, "plonk_ladder_change": 14.0}),  # the change, then where it led
     ("Gask 71.2 qz (+0.4 qz) · Tirn 12", {"gask": 71.2, "gask_change": 0.4, "tirn": 12.0}),
     ("Outside -5°C · Brosk 31", {"temperature": -5.0, "brosk": 31.0}),               # a sign alone is no change
+    ("Turns 11 · Plonk +14", {"turns": 11.0, "plonk_change": 14.0}),                 # a plus written out on a labelled number
 ])
 def test_a_signed_change_is_named_after_the_value_it_changed(text: str, fields: dict) -> None:
     got = {d.attribute: d.value_num for d in extract_round(rnd(text)) if d.value_num is not None}

@@ -587,7 +587,12 @@ def _delta_owners(text: str, spans: list[Span]) -> dict[int, int]:
 
 def _label_deltas(spans: list[Span], owners: dict[int, int]) -> None:
     """A change is named after its value ("rank points change"); a label written in front of the
-    change ("Rank points +14, now 1,257") is the value's, as "now" is no field."""
+    change ("Rank points +14, now 1,257") is the value's, as "now" is no field. A plus written
+    out on a labelled plain number with no value beside it ("Rank +14") is a change too."""
+    for i, sp in enumerate(spans):
+        if i not in owners and _signed(sp) and sp.raw[:1] == "+" and sp.unit is None and sp.label \
+                and not sp.label.lower().endswith("change"):
+            sp.role, sp.label, sp.label_after = "delta", f"{sp.label} change", False
     for i, j in owners.items():
         delta, owner = spans[i], spans[j]
         if j > i and delta.label and (not owner.label or owner.label.lower() in _ADJACENT_WORDS):
