@@ -451,16 +451,18 @@ class _Induction:
     def _fits(self, attrs: frozenset[str], schema: frozenset[str]) -> bool:
         """Does a record with these attributes hold a record of the schema? It reports enough
         (``table_match_ratio``) of the schema's *usual* fields - those nearly as common as its
-        most common one (within θe), measured ones - so optional columns (a pulse not always
-        shown, pages only for print) never keep a record out of its table, and a lone pulse is no
+        most common measured one (within θe) - so optional columns (a pulse not always shown,
+        pages only for print) never keep a record out of its table, and a lone pulse is no
         reading."""
         if not attrs & schema:
             return False
-        # usual among the measured fields: a categorical field rides along with any record, and
-        # one that every record type writes ("screen") would otherwise be the only usual field
-        singles = {a: self.index.single_support(a) for a in (self._numeric(schema) or schema)}
-        top = max(singles.values(), default=0)
-        usual = frozenset(a for a, n in singles.items() if n >= self.ctx.theta_ext_conf * top) or schema
+        singles = {a: self.index.single_support(a) for a in schema}
+        measured = [singles[a] for a in self._numeric(schema)]
+        top = max(measured or singles.values(), default=0)
+        # a categorical field far more common than the schema's measured ones is written by other
+        # record types too ("screen"): it rides along, and would otherwise be the only usual field
+        ceiling = top / self.ctx.theta_ext_conf if measured else float("inf")
+        usual = frozenset(a for a, n in singles.items() if self.ctx.theta_ext_conf * top <= n <= ceiling) or schema
         return matches(attrs, usual, self.ctx.table_match_ratio)
 
     def _best(self, attrs: frozenset[str], measured: frozenset[str] | None = None) -> frozenset[str] | None:
