@@ -37,6 +37,11 @@ log = logging.getLogger(__name__)
 # -- steps 3-5: mine patterns, update schemas, materialize tables ------------------------------
 
 
+#: A categorical field seen in more than this many times as many rounds as a schema's most common
+#: measured field is shared with other record types: it does not decide which records fit.
+SHARED_FIELD_FACTOR = 2.0
+
+
 def column_of(attribute: str) -> str:
     """Column name of an attribute; the system column names stay reserved."""
     return f"{attribute}_value"[:48] if attribute in RESERVED_COLUMNS else attribute
@@ -461,7 +466,7 @@ class _Induction:
         top = max(measured or singles.values(), default=0)
         # a categorical field far more common than the schema's measured ones is written by other
         # record types too ("screen"): it rides along, and would otherwise be the only usual field
-        ceiling = top / self.ctx.theta_ext_conf if measured else float("inf")
+        ceiling = SHARED_FIELD_FACTOR * top if measured else float("inf")
         usual = frozenset(a for a, n in singles.items() if self.ctx.theta_ext_conf * top <= n <= ceiling) or schema
         return matches(attrs, usual, self.ctx.table_match_ratio)
 
