@@ -100,6 +100,14 @@ def after(dom: Domain, rec: Record, rng: random.Random) -> str:
     return rng.choice((", ", " · ", " / ")).join(parts)
 
 
+def _all_items(dom: Domain, recs: list[Record]) -> list[tuple[str, str, str]]:
+    """(kind, key, label) of the fields any of several records holds, the first record's first."""
+    keys = list(_items(dom, recs[0]))
+    for r in recs[1:]:
+        keys += [x for x in _items(dom, r) if x not in keys]
+    return keys
+
+
 def _cell(rec: Record, key: str) -> str:
     return rec.shown[key].text if key in rec.shown else "—"
 
@@ -107,9 +115,7 @@ def _cell(rec: Record, key: str) -> str:
 def table(dom: Domain, recs: list[Record], rng: random.Random, day: bool = False) -> str:
     """A header row of labels over one row of values per record ("Date | Vrell | Brosk")."""
     lab = _Labels(dom, rng, ("title", "upper"))
-    keys = [(k, key, label) for k, key, label in _items(dom, recs[0])]
-    for r in recs[1:]:
-        keys += [x for x in _items(dom, r) if x not in keys]
+    keys = _all_items(dom, recs)
     sep = rng.choice((" | ", " ; "))
     head = sep.join((["Date"] if day else []) + [lab(key, label) for _, key, label in keys])
     rows = [sep.join(([_day_label(r.day, rng)] if day else []) + [_cell(r, key) for _, key, _ in keys]) for r in recs]
@@ -221,9 +227,7 @@ def day_columns(dom: Domain, recs: list[Record], sent: date | None, rng: random.
     """A table whose columns are days: a head row of days, then one row per field ("Vrell |
     14 qz | 12 qz"), a dash where a record lacks the field."""
     lab = _Labels(dom, rng, ("title", "upper"))
-    keys = [(k, key, label) for k, key, label in _items(dom, recs[0])]
-    for r in recs[1:]:
-        keys += [x for x in _items(dom, r) if x not in keys]
+    keys = _all_items(dom, recs)
     sep = rng.choice((" | ", " ; "))
     corner = rng.choice(("", "Field", "Metric"))
     head = (corner + sep if corner else "") + sep.join(_day_heads(recs, sent, rng))
@@ -240,18 +244,9 @@ def day_series(dom: Domain, recs: list[Record], sent: date | None, rng: random.R
     record that lacks the field is left out of that line."""
     lab = _Labels(dom, rng, ("title", "lower"))
     heads = _day_heads(recs, sent, rng)
-    keys = [(k, key, label) for k, key, label in _items(dom, recs[0])]
-    for r in recs[1:]:
-        keys += [x for x in _items(dom, r) if x not in keys]
     sep = rng.choice((", ", " · "))
     lines = []
-    for kind, key, label in keys:
-        if kind != "num":
-            continue  # categories and places stay in a line of their own per record below
-        parts = [f"{h} {r.shown[key].text}" for h, r in zip(heads, recs) if key in r.shown]
-        lines.append(f"{lab(key, label)}: {sep.join(parts)}")
-    rest = [(kind, key, label) for kind, key, label in keys if kind != "num"]
-    for kind, key, label in rest:
+    for _, key, label in sorted(_all_items(dom, recs), key=lambda item: item[0] != "num"):  # measured fields first
         parts = [f"{h} {r.shown[key].text}" for h, r in zip(heads, recs) if key in r.shown]
         lines.append(f"{lab(key, label)}: {sep.join(parts)}")
     return "\n".join(lines)

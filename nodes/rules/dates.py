@@ -148,8 +148,8 @@ def find_dates(text: str, ref: date | None) -> list[DateSpan]:
             a, b = int(g["ua"]), int(g["ub"])
             y = int(g["uy"])
             # day-first with dots ("04.03.2025"); with / or -, the reading the weekday or the past agrees with
-            first = [(b, a)] if g["usep"] == "." else [(a, b), (b, a)]
-            d = _pick([_make(y, mm, dd, ref) for mm, dd in first + [(b, a), (a, b)]], wd, ref)
+            readings = [(b, a), (a, b)] if g["usep"] == "." else [(a, b), (b, a)]  # (month, day)
+            d = _pick([_make(y, mm, dd, ref) for mm, dd in readings], wd, ref)
         elif g["dm"]:
             if g["dm"].lower().rstrip(".") == "may" and not text[m.start("dm")].isupper():
                 continue  # the verb "may"

@@ -40,8 +40,9 @@ from __future__ import annotations
 import itertools
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
+from functools import lru_cache
 
 from adamm.nodes.rules.dates import MONTHS, WEEKDAYS, find_dates
 from adamm.nodes.rules.facets import VOCABULARY_NAMES, find_facets, vocabulary_values
@@ -258,22 +259,25 @@ def _observing(unit: _Unit) -> bool:
     if _QUESTION.search(t) or _OTHER_PERSON.search(t):
         return False
     hedged = [m for m in _NOT_A_LOG.finditer(t) if not _is_name(t, m)]
-    return not hedged or (len(_TILE.split(t)) >= 2 and len(_hedged_cells(unit.text)) < len(_TILE.split(t)))
+    tiles = len(_TILE.split(t))
+    return not hedged or (tiles >= 2 and len(_hedged_cells(unit.text)) < tiles)
 
 
 #: Between two tiles of a dashboard line: a hedge ("Target: 10,000") holds for its own tile.
 _TILE = re.compile(r"\s[·|;•]\s|\s[—–]\s")
 
 
-def _hedged_cells(text: str) -> list[tuple[int, int]]:
-    """The tiles of a dashboard line that state a goal, a plan or a habit, not a measurement."""
+@lru_cache(maxsize=4096)
+def _hedged_cells(text: str) -> tuple[tuple[int, int], ...]:
+    """The tiles of a dashboard line that state a goal, a plan or a habit, not a measurement.
+    Cached: a line is judged once for being a log and once for its spans."""
     out, pos = [], 0
-    for piece in [*_TILE.split(text)]:
+    for piece in _TILE.split(text):
         a = text.index(piece, pos)
         pos = a + len(piece)
         if any(not _is_name(piece, m) for m in _NOT_A_LOG.finditer(piece)):
             out.append((a, pos))
-    return out
+    return tuple(out)
 
 
 def _is_name(text: str, m: re.Match[str]) -> bool:
@@ -588,8 +592,7 @@ def _read_day_columns(units: list[_Unit], ref: date | None) -> list[_Unit]:
             if not re.search(r"[A-Za-z]", label):
                 break
             for k, (a, b) in enumerate(values):
-                spans = [Span(sp.start - a, sp.end - a, sp.num, sp.text, sp.unit, sp.dimension, sp.label, sp.raw,
-                              sp.missing, sp.label_after, sp.colon, sp.leads, sp.role) for sp in _cell_spans(row, a, b, label)]
+                spans = [replace(sp, start=sp.start - a, end=sp.end - a) for sp in _cell_spans(row, a, b, label)]
                 columns[k].append(_Unit(row.part, row.start + a, row.text[a:b], spans, [days[k]], True, []))
             j += 1
         if j == i + 1:
@@ -649,8 +652,9 @@ def _read_day_series(units: list[_Unit], ref: date | None) -> list[_Unit]:
             flush()
         pieces = []
         for a, b, day in parts:
-            spans = find_spans(unit.text[a:b])
-            if not re.search(r"\d", unit.text[a:b]):  # "Tremfai: Thu Krepar, Fri Gemven": a category per day
+            if re.search(r"\d", unit.text[a:b]):
+                spans = find_spans(unit.text[a:b])
+            else:  # "Tremfai: Thu Krepar, Fri Gemven": a category per day
                 spans = [Span(0, b - a, None, unit.text[a:b], None, None, label, unit.text[a:b], colon=True)] if label else []
             if label:
                 for sp in spans:

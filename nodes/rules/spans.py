@@ -543,9 +543,10 @@ _NO_UNIT_AFTER = re.compile(r"(?!\s*(?:[A-Za-z%°/]|[.,]\d))|(?=\s+(?:at|on|for|
 #: A signed change beside the value it changed: "1,244 (−8)", "+14, now 1,257", "-9 -> 1,248".
 _DELTA_AFTER = re.compile(r"\s*\(\s*$")
 _DELTA_CLOSE = re.compile(r"\s*\)")
-_DELTA_BEFORE = re.compile(r"\s*\)?\s*(?:,\s*)?(?:->|→|=>|now|to|so\s+now|making\s+it)\s*:?\s*$", re.I)
-
-
+#: Words between a change and the value it led to ("+14, now 1,257"): no label of that value.
+_ADJACENT_WORDS = frozenset({"now", "to", "so now", "making it"})
+_DELTA_BEFORE = re.compile(r"\s*\)?\s*(?:,\s*)?(?:->|→|=>|" + "|".join(w.replace(" ", r"\s+") for w in sorted(_ADJACENT_WORDS))
+                           + r")\s*:?\s*$", re.I)
 _DELTA_WORD = re.compile(r"\s*[,;(]?\s*(?P<dir>up|down)\s+(?:by\s+)?", re.I)
 
 
@@ -569,7 +570,7 @@ def _delta_owners(text: str, spans: list[Span]) -> dict[int, int]:
             continue
         if not _signed(sp):
             continue
-        if prev is not None and prev.num is not None and prev.role not in ("delta",) \
+        if prev is not None and prev.num is not None and prev.role != "delta" \
                 and _DELTA_AFTER.fullmatch(text[prev.end:sp.start]) and _DELTA_CLOSE.match(text, sp.end) \
                 and sp.unit in (None, prev.unit):
             owners[i] = i - 1  # "1,244 (−8)": the change of the value in front
@@ -601,9 +602,6 @@ def _label_deltas(spans: list[Span], owners: dict[int, int]) -> None:
         delta.label, delta.label_after = (f"{base} change" if base else "change"), False
         if delta.unit is None and owner.unit is not None:
             delta.unit, delta.dimension = owner.unit, owner.dimension
-
-
-_ADJACENT_WORDS = frozenset({"now", "to", "so now", "making it"})
 
 
 def _attach_labels(text: str, spans: list[Span]) -> None:
