@@ -298,7 +298,8 @@ class _Induction:
 
     def _describe(self, schema: frozenset[str], taken: set[str], first_seen: str | None) -> TableDescription:
         samples, texts = self._samples(schema)
-        rules = describe_table(samples, taken, first_seen, self.index.support(schema), texts)
+        labels = frozenset(n for a in self.sql.attributes(self.memory_id) for n in (a.name, *a.aliases))
+        rules = describe_table(samples, taken, first_seen, self.index.support(schema), texts, labels)
         if self.ctx.describer == "rules":
             return rules
         return self._model_describe(samples, taken, rules)

@@ -41,7 +41,8 @@ def _ride(i: int, day: int, km: float, minutes: int, kind: str, bike: str) -> di
 
 def _fuel(i: int, day: int, station: str, litres: float, total: float) -> dict[str, Any]:
     date = f"2025-04-{day:02d}"
-    text = [f"Filled up at {station} today: {litres} L, paid €{total:.2f}.",
+    # the memory itself calls them stations: "which stations" links by that word, no list of place nouns
+    text = [f"Filled up at the {station} station today: {litres} L, paid €{total:.2f}.",
             f"Receipt from {station}: {litres} litres, total EUR {total:.2f}."][i % 2]
     return {"round_id": f"f{i}", "session_id": f"s{day}", "timestamp": f"{date}T08:00:00", "user_text": text,
             "assistant_text": "Noted."}
@@ -259,6 +260,10 @@ def test_a_table_is_named_after_the_record_its_rows_mention() -> None:
     assert table_name(cols, set(), ["5.4 km in 27 minutes", "8.1 km", "Run done!"]) != "run_log"  # too few say it
     sleep = [ColumnSample("deep_sleep", "h", [1.0], 5), ColumnSample("total_sleep", "h", [7.0], 5)]
     assert table_name(sleep, set(), ["ran a bit, went to bed late"] * 3) == "sleep_log"  # the columns say what a row is
+    # the word is the memory's own, no list of activities: an invented record is named after it
+    assert table_name(cols, set(), ["Vrask done: 5.2 km", "A long vrask today, 8 km", "vrasks 3 km"]) == "vrask_log"
+    # a column's own word names no record: "Distance" is in every row, "vrask" in 2 of 3
+    assert table_name(cols, set(), ["Distance 5.2 km", "Distance 8 km, vrask", "Distance 3 km vrask"]) == "vrask_log"
     stages = [ColumnSample("deep", "min", [50.0], 5), ColumnSample("rem", "min", [90.0], 5), ColumnSample("score", None, [80.0], 5)]
     assert table_name(stages, set(), ["Sleep app card: Deep 50 min, REM 90 min, score 80"] * 3) == "sleep_log"
 

@@ -237,3 +237,14 @@ def test_the_app_that_shows_a_record_is_nobody_paid() -> None:
     text = "Screenshot of the Glasast app's outing card: JAMZI: EUR 41.57; FINTEX: Daishfi."
     assert not [f for f in find_facets(text) if f.attribute == "merchant"]
     assert [f.value for f in find_facets("Lunch at Blue Bottle, $6.50.") if f.attribute == "merchant"] == ["Blue Bottle"]
+
+
+def test_the_word_after_a_payee_is_its_alias() -> None:
+    """"at the Orvak kreel": the memory's own word for the place ("kreel") becomes the payee
+    column's alias, so "which kreels" can find the column - no list of place nouns decides it."""
+    from adamm.nodes.rules.facets import find_facets
+
+    got = [f for f in find_facets("Paid €12.40 at the Orvak kreel this morning.") if f.attribute == "merchant"]
+    assert [(f.value, f.label) for f in got] == [("Orvak", "kreel")]
+    got = [f for f in find_facets("Paid €12.40 at Orvak today.") if f.attribute == "merchant"]
+    assert [(f.value, f.label) for f in got] == [("Orvak", "")]  # a calendar word names no place

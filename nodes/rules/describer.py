@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from adamm.nodes.rules.slots import content_stem, is_content_word
 from adamm.stores.attributes import QUALIFIERS
 
 #: Words too generic to name a table after.
@@ -43,50 +44,45 @@ def infer_type(values: Sequence[float | str]) -> str:
     return "float" if values and len(numeric) == len(values) else "text"
 
 
-#: Words people log an activity with -> the record it is. A table whose columns only say what
-#: was measured (a duration, a distance) is named after the record most of its rows mention:
-#: "Ran 5.4 km in 27 minutes" and "Watch photo after the run" are rows of ``run_log``.
-RECORD_WORDS = {
-    **dict.fromkeys("run runs ran running jog jogged jogging".split(), "run"),
-    **dict.fromkeys("ride rides rode riding cycling cycled bike biked".split(), "ride"),
-    **dict.fromkeys("walk walks walked walking".split(), "walk"),
-    **dict.fromkeys("hike hikes hiked hiking".split(), "hike"),
-    **dict.fromkeys("swim swims swam swimming".split(), "swim"),
-    **dict.fromkeys("row rowed rowing".split(), "row"),
-    **dict.fromkeys("workout workouts".split(), "workout"),
-    **dict.fromkeys("meal meals breakfast lunch dinner snack".split(), "meal"),
-    **dict.fromkeys("sleep slept asleep".split(), "sleep"),
-}
-#: Share of a table's rows that must mention the record word.
+#: Share of a table's rows whose own text must say a word for the word to name the table.
 RECORD_WORD_SHARE = 0.6
+#: A word of the text, not a piece of a unit or a code ("mg/dL", "E10", "x2").
+_WORD = re.compile(r"(?<![/\w'’-])[A-Za-z][A-Za-z'’-]*[A-Za-z](?![/\w])")
 
 
-def record_word(texts: Sequence[str]) -> str | None:
-    """The record most of the rows' own words mention ("run" for runs), or None."""
+def record_word(texts: Sequence[str], skip: frozenset[str] = frozenset()) -> str | None:
+    """The content word most of a table's rows say themselves ("run" for rows that read "Watch
+    photo after the run", "Run done!"), or None. Function words, calendar words, units and the
+    words of ``skip`` (the columns' own names: "Category: groceries" is in every row) name nothing: the word comes from the memory's
+    text, not from a list of activities."""
     if not texts:
         return None
     seen: Counter = Counter()
     for t in texts:
-        seen.update({RECORD_WORDS[w] for w in re.findall(r"[a-z]+", t.lower()) if w in RECORD_WORDS})
+        seen.update({content_stem(w) for w in _WORD.findall(t) if is_content_word(w)} - skip)
     if not seen:
         return None
-    word, n = seen.most_common(1)[0]
+    word, n = min(seen.items(), key=lambda kv: (-kv[1], kv[0]))
     return word if n >= RECORD_WORD_SHARE * len(texts) else None
 
 
-def table_name(columns: Sequence[ColumnSample], taken: set[str], texts: Sequence[str] = ()) -> str:
+def table_name(columns: Sequence[ColumnSample], taken: set[str], texts: Sequence[str] = (),
+               labels: frozenset[str] = frozenset()) -> str:
+    """``labels``: the memory's attribute names and aliases ("Category groceries" in every row of
+    payments is a label, not what a row is), left out of the record word with the columns' own."""
+    named = frozenset(content_stem(w) for n in (*(c.name for c in columns), *labels) for w in n.split("_")) | GENERIC
     measured = [c for c in columns if infer_type(c.values) != "text"]
     if measured and any(w not in GENERIC for c in measured for w in c.name.split("_")):
         columns = measured  # a row is named by what it measures, not by its book or time of day
     words = Counter(w for c in columns for w in set(c.name.split("_")) if w not in GENERIC and not w.isdigit())
     shared = [w for w, n in words.most_common() if n >= 2]
-    word = record_word(texts)
+    word = record_word(texts, named)
     if shared:
         base = shared[0]  # total_sleep, deep_sleep -> sleep
     elif word:
         base = word  # deep, rem, sleep_score of rows that say "sleep"; distance, duration of runs
     else:
-        top = max(columns, key=lambda c: (c.observations, c.name))
+        top = max(measured or columns, key=lambda c: (c.observations, c.name))  # a category names no table
         base = next((w for w in top.name.split("_") if w not in GENERIC), top.name.split("_")[0])
     base = (base if base[0].isalpha() else f"t_{base}")[:36] + "_log"
     name, i = base, 2
@@ -96,8 +92,8 @@ def table_name(columns: Sequence[ColumnSample], taken: set[str], texts: Sequence
 
 
 def describe_table(columns: Sequence[ColumnSample], taken: set[str], first_seen: str | None, rounds: int,
-                   texts: Sequence[str] = ()) -> TableDescription:
-    name = table_name(columns, taken, texts)
+                   texts: Sequence[str] = (), labels: frozenset[str] = frozenset()) -> TableDescription:
+    name = table_name(columns, taken, texts, labels)
     description = rules_description([(c.name, c.unit) for c in columns])
     return TableDescription(name, description, {c.name: infer_type(c.values) for c in columns})
 

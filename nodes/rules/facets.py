@@ -12,10 +12,11 @@ general families, never with sentences seen in one data set:
    modifier is the value;
 3. **names** - a quoted or Title-Case phrase in a naming position (quoted, in parentheses, after
    "of / to / at / from / tracing", closing a sentence after a colon, or opening one before
-   "on / is / (" ...) is an entity. Its field comes from what surrounds it: a place noun or
-   "at / from" in a payment is the ``merchant``, a route-like last word ("... Loop", "... Run")
-   a ``route``, reading words around it a ``book``. A name nothing names is left out: a
-   column of app and brand names would only mislead the planner.
+   "on / is / (" ...) is an entity. Its field comes from what surrounds it: "at / from" in a
+   payment is the ``merchant`` (the word written after it, "the Ventra station", its alias),
+   a route-like last word ("... Loop", "... Run") a ``route``, reading words around it a
+   ``book``. A name nothing names is left out: a column of app and brand names would only
+   mislead the planner.
 
 A facet never makes a record on its own (the caller attaches facets to records made of
 measured values: a record's measured fields choose its table and its facets ride along, so two
@@ -30,7 +31,9 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-__all__ = ["Facet", "PLACE_NOUNS", "find_facets", "clock_part_of_day", "vocabulary_values"]
+from adamm.nodes.rules.slots import is_content_word
+
+__all__ = ["Facet", "find_facets", "clock_part_of_day", "vocabulary_values"]
 
 
 @dataclass(frozen=True)
@@ -87,10 +90,10 @@ _FUEL = _vocab({"diesel": "diesel", "E5": "E5", "E10": "E10", "E85": "E85", "LPG
                 "premium": "premium unleaded", "regular": "regular unleaded"})
 _FUEL_NAMED = re.compile(r"\b(?:Super(?:\s+Plus)?|Premium|Ultimate|V-Power|Unleaded|Excellium|Regular|Plus)\s?(?:9[1-9]|100)\b"
                          r"|\bSP\s?9[58]\b|\b(?:RON|Octane)\s?9[1-9]\b", re.I)
+_MEAL = _vocab({m: m for m in ("breakfast", "brunch", "lunch", "dinner", "supper", "snack")})
 _PAYMENT = _vocab({"cash": "cash|in cash", "card": "by card|with card|with my card|card payment|contactless", "debit card": "debit card|ec card",
                    "credit card": "credit card|visa|mastercard|amex|american express",
                    "apple pay": "apple pay", "google pay": "google pay", "paypal": "paypal", "bank transfer": "bank transfer"})
-_MEAL = _vocab({m: m for m in ("breakfast", "brunch", "lunch", "dinner", "supper", "snack")})
 #: Kinds of outing: the modifier alone is the kind ("Training", "training ride" -> training).
 _KIND = _vocab({"commute": "commute|commuting|commuted", "training": "training|training ride|training run|workout",
                 "group ride": "group ride|club ride|group run|club run", "race": "race|race day|time trial",
@@ -152,8 +155,6 @@ _COLON_TAIL = re.compile(r":\s+(?:the\s+)?(?P<q>[A-Z][\w'’\-]*(?:\s+[\w'’\-]
 _NAMING_WORD = re.compile(r"(?:\b(?:of|to|tracing|started|starting|finished|finishing|reading|read|rode|ride|riding|ran|"
                           r"walked|hiked|did|at|from|the)\s+(?:the\s+)?)$", re.I)
 _CELL_SPLIT = re.compile(r"\s[—–-]\s|\s?[·•|;]\s?")
-PLACE_NOUNS = frozenset("""station garage shop store café cafe restaurant gym pharmacy market supermarket bakery pool
-club bar pub hotel clinic centre center bistro diner deli kiosk""".split())
 _ROUTE_WORDS = frozenset("""loop run round track trail route road lane path way commute out-and-back climb circuit ride
 park ridge valley hill pass parkway greenway canal""".split())
 _CALENDAR = frozenset("""mon monday tue tues tuesday wed wednesday thu thur thurs thursday fri friday sat saturday sun
@@ -302,14 +303,13 @@ def _name_field(text: str, a: int, b: int, money: bool, bookish: bool) -> tuple[
     value = text[a:b]
     if re.match(r"\s+app(?:['’]s|s)?\b", text[b:], re.I):
         return None  # "the Glasast app's card": the app that shows the record, nobody paid
-    after = re.match(r"\s+([a-zé]+)", text[b:])
-    place = after.group(1).lower() if after and after.group(1).lower() in PLACE_NOUNS else ""
     before = text[max(0, a - 12):a].lower()
     last = value.split()[-1].lower().strip("'’")
-    if place:
-        return "merchant", place, True
     if re.search(r"\b(?:at|from)\s+(?:the\s+)?$", before) and money:
-        return "merchant", "", True
+        # the word the text puts after the name ("at the Ventra station") is what people call
+        # the place: an alias the planner can link "which station" to
+        after = re.match(r"\s+([a-z][a-z'’-]+)\b", text[b:])
+        return "merchant", after.group(1) if after and is_content_word(after.group(1)) else "", True
     if last in _ROUTE_WORDS or last.split("-")[-1] in _ROUTE_WORDS:
         return "route", "", False
     if bookish:

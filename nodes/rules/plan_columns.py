@@ -11,7 +11,6 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from adamm.nodes.rules.facets import PLACE_NOUNS
 from adamm.nodes.rules.plan_words import word_stem
 from adamm.stores.quantities import dimension_of, find_quantities
 
@@ -49,10 +48,6 @@ def named_text_column(table: dict[str, Any], noun: str) -> str | None:
         if c["type"] == "text" and stem and (c.get("values") or c.get("samples")) and any(
                 stem in {word_stem(w) for w in n.split("_")} for n in [c["name"], *(c.get("aliases") or [])]):
             return c["name"]
-    if stem in ("team", "club", "side", "player", "rival"):  # "which team did we play": the opponent
-        return next((c["name"] for c in table["columns"] if c["name"] == "opponent" and (c.get("values") or c.get("samples"))), None)
-    if stem in PLACE_NOUNS:  # "which stations", "which shops": where money was paid
-        return next((c["name"] for c in table["columns"] if c["name"] == "merchant" and (c.get("values") or c.get("samples"))), None)
     return None
 
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from adamm.stores.bm25 import STOPWORDS
 from adamm.stores.quantities import canonical_unit
 
-__all__ = ["Slot", "SlotModel", "candidates"]
+__all__ = ["Slot", "SlotModel", "candidates", "content_stem", "is_content_word"]
 
 #: A slot needs this many records, and values that recur (each counted at least twice) must
 #: fill at least this share of them; at most this share of its records may hold a value seen
@@ -62,6 +62,16 @@ _JOINED = re.compile(r"[ \t]+|[ \t]*:[ \t]*")
 def _norm(word: str) -> str:
     w = re.sub(r"['’]s$", "", word.lower()).strip("'’-")
     return w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")) else w
+
+
+def content_stem(word: str) -> str:
+    """A word as fields and values are compared: lower case, no possessive, no plural."""
+    return _norm(word)
+
+
+def is_content_word(word: str) -> bool:
+    """Can the word name or fill a field (not a function, calendar or document word, no unit)?"""
+    return _usable(word)
 
 
 def _usable(word: str) -> bool:
