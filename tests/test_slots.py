@@ -202,3 +202,22 @@ def test_a_value_seen_in_two_fields_belongs_to_the_one_holding_it_more_often() -
     assert ("vrell", "Grarshi Prolso") in [(a, v) for a, v, _, _ in model.transform(texts[0], ["fintex"])]
     tied = SlotModel().fit(texts, [("vrell", "Grarshi Prolso")] * 2 + [("merchant", "Grarshi Prolso")] * 2, [])
     assert "grarshi prolso" not in tied.values_  # as often in both: nobody's
+
+
+def test_a_word_cell_of_a_recurring_layout_is_a_category() -> None:
+    """"Trek card · Zelk · 8 km" and "Brommet — 9 km": a cell holding only a word, in the same
+    place of a layout, with a few values that recur, is a field the text never names (``kind``);
+    a cell holding a field's label ("BERESH: Slelmyl") or a value stated under a label is not."""
+    kinds = ["Zelk", "Brommet", "Quisp", "Zelk", "Brommet", "Quisp", "Zelk"]
+    cards = [f"Trek card · {k} · {5 + i} km · {30 + i} min" for i, k in enumerate(kinds)]
+    model = SlotModel().fit(cards)
+    assert {s.name for s in model.slots_.values()} == {"kind"}  # "Trek card" is always the same: no field
+    assert [(a, v) for a, v, _, _ in model.transform(cards[1])] == [("kind", "Brommet")]
+    dashed = [f"{k} — {5 + i} km, {30 + i} min" for i, k in enumerate(kinds)]
+    assert [(a, v) for a, v, _, _ in SlotModel().fit(dashed).transform(dashed[2])] == [("kind", "Quisp")]
+    labelled = [f"BERESH: {v} · {5 + i} km" for i, v in enumerate(["Slelmyl", "Sloudin"] * 3)]
+    model = SlotModel().fit(labelled + [f"GROST: Vell · {i} km" for i in range(3)], labelled=[("beresh", "Slelmyl"), ("beresh", "Sloudin")] * 3)
+    assert not [s for s in model.slots_.values() if s.name == "kind"]
+    stated = [f"Ride · {k} · {5 + i} km" for i, k in enumerate(kinds)]
+    model = SlotModel().fit(stated, labelled=[("kind", k) for k in kinds])
+    assert all(v.lower() in {k.lower() for k in kinds} for _, v, _, _ in model.transform(stated[0]))

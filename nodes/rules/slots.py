@@ -55,6 +55,13 @@ comes come goes go one ones""".split())
 _PAREN = re.compile(r"\(([A-Za-z][A-Za-z'’\- ]{1,30})\)")
 PAREN_KEY = "paren:tag"
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9'’\-]*[A-Za-z0-9]|[A-Za-z]")
+#: A cell of a layout: text between separators (" · ", " | ", " — ", ";") or before a heading
+#: colon. A cell that is only a word or a name fills the slot of its place in the layout
+#: ("Trek card · Zelk · 8 km", "Zelk — 8 km"); the text names no field for it, so it is called
+#: ``kind``, like a tag.
+_CELL_SEP = re.compile(r"\s[—–-]\s|\s?[·•|;]\s?|:\s")
+CELL_PREFIX = "cell:"
+CELL_NAME = "kind"
 #: Between two words of one phrase: spaces only, or a label's colon ("brosk: Ashvel").
 _JOINED = re.compile(r"[ \t]+|[ \t]*:[ \t]*")
 
@@ -112,6 +119,7 @@ def candidates(text: str, exclude: frozenset[str] = frozenset(), stops: frozense
         value = m.group(1).strip()
         if all(_usable(w) and _norm(w) not in exclude for w in value.split()):
             out.append(Candidate(PAREN_KEY, value, m.start(1), m.start(1) + len(value)))
+    out.extend(_cells(text, exclude))
     for i in range(len(words) - 1):
         a, b = words[i], words[i + 1]
         if not _JOINED.fullmatch(text[a.end():b.start()]) or not _usable(a.group()) or not _usable(b.group()):
@@ -137,6 +145,29 @@ def candidates(text: str, exclude: frozenset[str] = frozenset(), stops: frozense
         out.append(Candidate(f"before:{_norm(b.group())}", text[words[k].start():a.end()], words[k].start(), a.end(),
                              _plain(b.group(), False)))
     return tuple(out)
+
+
+def _cells(text: str, exclude: frozenset[str]) -> list[Candidate]:
+    """The word-only cells of a text laid out in cells, keyed by their place in the layout."""
+    if not _CELL_SEP.search(text):
+        return []
+    out, pos, i = [], 0, 0
+    for m in [*_CELL_SEP.finditer(text), None]:
+        end = m.start() if m is not None else len(text)
+        raw = text[pos:end]
+        value = raw.strip().rstrip(".!,")
+        start = pos + len(raw) - len(raw.lstrip())
+        words = value.split()
+        # before a colon a word is a label of what follows ("brosk: Ashvel") unless a number does
+        # ("Zelk: 8 km / 44 min": the heading of the record's values)
+        label = m is not None and m.group().startswith(":") and not re.match(r"\s*[-+−$€£¥]?\d", text[m.end():])
+        if value and not label and 1 <= len(words) <= 3 and all(_WORD.fullmatch(w) and _usable(w) and _norm(w) not in exclude for w in words):
+            out.append(Candidate(f"{CELL_PREFIX}{i}", value, start, start + len(value)))
+        if value:
+            i += 1
+        if m is not None:
+            pos = m.end()
+    return out if i > 1 else []
 
 
 @dataclass
@@ -176,6 +207,7 @@ class SlotModel:
         self._phrases: re.Pattern[str] | None = None  #: labelled values of several words
         self.owners_: dict[str, set[str]] = {}  #: labelled value -> the attributes it was stated for
         self.stops_: frozenset[str] = frozenset()
+        self.labels_: frozenset[str] = frozenset()  #: the memory's field names: a cell holding one is a label
 
     def fit(self, texts: Iterable[str], labelled: Iterable[tuple[str, str]] = (), exclude: Iterable[str] = ()) -> SlotModel:
         """Learn slots from record texts (one text per record) and the labelled categorical
@@ -185,6 +217,7 @@ class SlotModel:
         labelled = list(labelled)
         self.filled_ = frozenset(_norm(v) for _, v in labelled if " " not in v.strip()) - {a for a, _ in labelled}
         self.owners_ = defaultdict(set)
+        self.labels_ = frozenset(self.exclude_ | {"_".join(_norm(w) for w in a.split("_")) for a, _ in labelled})
         for attribute, value in labelled:
             self.owners_[_norm(value.strip())].add(attribute)
         phrases = sorted({v.strip().lower() for _, v in labelled if " " in v.strip()}, key=lambda v: (-len(v), v))
@@ -209,7 +242,7 @@ class SlotModel:
             # are not a slot and its filling
             inside = [m.span() for m in self._phrases.finditer(text)] if self._phrases is not None else []
             for c in candidates(text, self.exclude_, self.stops_):
-                if any(a <= c.start and c.end <= b for a, b in inside):
+                if any(a <= c.start and c.end <= b for a, b in inside) or self._stated_cell(c):
                     continue
                 first.setdefault(c.key, c)
             for key, c in first.items():
@@ -221,13 +254,24 @@ class SlotModel:
             if plain[key] * 2 < records[key]:
                 continue  # a word mostly written as a name ("Zotir Wummi"): a name's first word, no label
             if is_field(values, records[key]):
-                name = key.split(":", 1)[1]
+                name = CELL_NAME if key.startswith(CELL_PREFIX) else key.split(":", 1)[1]
                 slots[key] = Slot(name, key, values, records[key])
         # one field per name: the slot that held more records ("before:bike" over a rarer "after:bike")
         by_name: dict[str, Slot] = {}
         for s in sorted(slots.values(), key=lambda s: (-s.records, s.key)):
             by_name.setdefault(s.name, s)
         self.slots_ = {s.key: s for s in by_name.values() if not self._is_a_value(s, by_name)}
+
+    def _stated_cell(self, c: Candidate) -> bool:
+        """Does a layout cell hold a value the memory states for a field of its own ("· Right
+        arm ·" holds the arm's "right", "· Lazet ·" a labelled name)? Then it is that field's."""
+        if not c.key.startswith(CELL_PREFIX):
+            return False
+        if any(_norm(w) in self.filled_ or _norm(w) in self.owners_ for w in c.value.split()):
+            return True
+        if "_".join(_norm(w) for w in c.value.split()) in self.labels_:
+            return True  # "BERESH: Slelmyl": the cell is a field's label
+        return self._phrases is not None and self._phrases.search(c.value) is not None
 
     def _is_a_value(self, slot: Slot, slots: dict[str, Slot]) -> bool:
         """Is a slot's word itself a value of another field ("left arm", "right arm": ``left`` is
@@ -274,7 +318,7 @@ class SlotModel:
         taken = set(have)
         for c in candidates(text, self.exclude_, self.stops_):
             slot = self.slots_.get(c.key)
-            if slot is None or slot.name in taken:
+            if slot is None or slot.name in taken or self._stated_cell(c):
                 continue
             if any(c.start < e and s < c.end for _, _, s, e in out):
                 continue
