@@ -33,6 +33,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from adamm.stores.quantities import convert
+
 #: Words that qualify a quantity without changing what it measures.
 QUALIFIERS = frozenset({"total", "average", "avg", "mean", "daily", "overall", "net", "my", "today", "todays", "last", "night", "current", "now"})
 
@@ -313,6 +315,18 @@ def _cosine(a: Counter, b: Counter) -> float:
 RANGE_GAP = 1.5
 
 
+def _range_in(k: Known, other: Known, ranges: dict[str, tuple[float, float]] | None) -> tuple[float, float] | None:
+    """``k``'s value range in ``other``'s unit: "1 h 53 min" stored in hours and "105 min" in
+    minutes are compared as one duration."""
+    got = (ranges or {}).get(k.name)
+    if got is None or not k.unit or not other.unit or k.unit == other.unit:
+        return got
+    try:
+        return convert(got[0], k.unit, other.unit), convert(got[1], k.unit, other.unit)
+    except ValueError:
+        return got
+
+
 def ranges_overlap(a: tuple[float, float] | None, b: tuple[float, float] | None) -> bool:
     """Are two attributes' value ranges alike (overlapping, or apart by less than ``RANGE_GAP``)?"""
     if a is None or b is None:
@@ -413,14 +427,14 @@ def consolidation(known: Sequence[Known], sets: Sequence[tuple[frozenset[str], i
             if _cosine(units_k, units_o) < min_similarity:
                 continue
             if words(k.name) & words(other.name) or _abbreviated(k.name, other.name) or (
-                    _cosine(_aligned(names_k, names_o, dims, together), names_o) >= NAMED_SIMILARITY and ranges_overlap((ranges or {}).get(k.name), (ranges or {}).get(other.name))):
+                    _cosine(_aligned(names_k, names_o, dims, together), names_o) >= NAMED_SIMILARITY and ranges_overlap(_range_in(k, other, ranges), (ranges or {}).get(other.name))):
                 partners.append(other)
         if len(partners) > 1:
             mine = words(k.name)
             partners = [p for p in partners if words(p.name) & mine] or partners
         if len(partners) > 1 and ranges:
             # a game's "score for" (0-4) is no sleep "score" (50-90), whatever their names share
-            partners = [p for p in partners if ranges_overlap(ranges.get(k.name), ranges.get(p.name))]
+            partners = [p for p in partners if ranges_overlap(_range_in(k, p, ranges), ranges.get(p.name))]
             if len(partners) > 1 and not any((a.name, b.name) in together for a in partners for b in partners):
                 # "scale", "weigh in" and "weight" beside a night's sleep: three labels of one
                 # quantity (none recorded with another); all go to the most recorded one.

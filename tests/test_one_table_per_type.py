@@ -35,6 +35,20 @@ def test_abbreviations_by_their_letters() -> None:
     assert same_words(["avg", "pwr"], ["avg", "power"]) and not same_words(["resting", "hr"], ["average", "heart", "rate"])
 
 
+def test_consolidation_compares_value_ranges_in_one_unit() -> None:
+    """"4.6 brog, 1 h 53 min, Dratbi" names its duration by the unit alone, stored in hours; the
+    labelled layout's "Glairr 105 min" is stored in minutes. Beside the same named companions,
+    with ranges that overlap once converted, they are one field: the unlabelled one merges into
+    the labelled one (more rounds), not kept as a second table's column."""
+    known = [Known("duration", "h", "duration", "float"), Known("glairr", "min", "duration", "float"),
+             Known("chak", "brog", "unit:brog", "float"), Known("breenk", None, None, "text")]
+    sets = [(frozenset({"duration", "chak", "breenk"}), 5), (frozenset({"glairr", "chak", "breenk"}), 22)]
+    ranges = {"duration": (1.43, 1.88), "glairr": (86.0, 112.0), "chak": (4.3, 6.8)}
+    assert consolidation(known, sets, ranges=ranges) == {"duration": "glairr"}
+    apart = {**ranges, "duration": (5.0, 9.0)}  # 5-9 h is no 86-112 min
+    assert consolidation(known, sets, ranges=apart) == {}
+
+
 def test_consolidation_merges_an_abbreviated_label_into_the_full_word() -> None:
     known = [Known("pwr", "W", "power", "float"), Known("power", "W", "power", "float"), Known("vrell", "qz", "unit:qz", "float")]
     sets = [(frozenset({"pwr", "vrell"}), 3), (frozenset({"power", "vrell"}), 2)]

@@ -55,11 +55,11 @@ comes come goes go one ones""".split())
 _PAREN = re.compile(r"\(([A-Za-z][A-Za-z'’\- ]{1,30})\)")
 PAREN_KEY = "paren:tag"
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9'’\-]*[A-Za-z0-9]|[A-Za-z]")
-#: A cell of a layout: text between separators (" · ", " | ", " — ", ";") or before a heading
-#: colon. A cell that is only a word or a name fills the slot of its place in the layout
-#: ("Trek card · Zelk · 8 km", "Zelk — 8 km"); the text names no field for it, so it is called
-#: ``kind``, like a tag.
-_CELL_SEP = re.compile(r"\s[—–-]\s|\s?[·•|;]\s?|:\s")
+#: A cell of a layout: text between separators (" · ", " | ", " — ", ";"). A cell that is only a
+#: word or a name fills the slot of its place in the layout ("Trek card · Zelk · 8 km", "Zelk — 8
+#: km"); the text names no field for it, so it is called ``kind``, like a tag. A heading colon
+#: ("Zelk: 8 km") is no separator: "Expense: $15.75 ...", "Payment: ..." are layouts' own titles.
+_CELL_SEP = re.compile(r"\s[—–-]\s|\s?[·•|;]\s?")
 CELL_PREFIX = "cell:"
 CELL_NAME = "kind"
 #: Between two words of one phrase: spaces only, or a label's colon ("brosk: Ashvel").
@@ -158,10 +158,7 @@ def _cells(text: str, exclude: frozenset[str]) -> list[Candidate]:
         value = raw.strip().rstrip(".!,")
         start = pos + len(raw) - len(raw.lstrip())
         words = value.split()
-        # before a colon a word is a label of what follows ("brosk: Ashvel") unless a number does
-        # ("Zelk: 8 km / 44 min": the heading of the record's values)
-        label = m is not None and m.group().startswith(":") and not re.match(r"\s*[-+−$€£¥]?\d", text[m.end():])
-        if value and not label and 1 <= len(words) <= 3 and all(_WORD.fullmatch(w) and _usable(w) and _norm(w) not in exclude for w in words):
+        if value and 1 <= len(words) <= 3 and all(_WORD.fullmatch(w) and _usable(w) and _norm(w) not in exclude for w in words):
             out.append(Candidate(f"{CELL_PREFIX}{i}", value, start, start + len(value)))
         if value:
             i += 1
