@@ -53,8 +53,9 @@ _WORD = re.compile(r"(?<![/\w'’-])[A-Za-z][A-Za-z'’-]*[A-Za-z](?![/\w])")
 def record_word(texts: Sequence[str], skip: frozenset[str] = frozenset()) -> str | None:
     """The content word most of a table's rows say themselves ("run" for rows that read "Watch
     photo after the run", "Run done!"), or None. Function words, calendar words, units and the
-    words of ``skip`` (the columns' own names: "Category: groceries" is in every row) name nothing: the word comes from the memory's
-    text, not from a list of activities."""
+    words of ``skip`` (field names and qualifiers: "Category: groceries" is in every row of
+    payments) name nothing: the word comes from the memory's text, not from a list of
+    activities."""
     if not texts:
         return None
     seen: Counter = Counter()

@@ -90,10 +90,10 @@ _FUEL = _vocab({"diesel": "diesel", "E5": "E5", "E10": "E10", "E85": "E85", "LPG
                 "premium": "premium unleaded", "regular": "regular unleaded"})
 _FUEL_NAMED = re.compile(r"\b(?:Super(?:\s+Plus)?|Premium|Ultimate|V-Power|Unleaded|Excellium|Regular|Plus)\s?(?:9[1-9]|100)\b"
                          r"|\bSP\s?9[58]\b|\b(?:RON|Octane)\s?9[1-9]\b", re.I)
-_MEAL = _vocab({m: m for m in ("breakfast", "brunch", "lunch", "dinner", "supper", "snack")})
 _PAYMENT = _vocab({"cash": "cash|in cash", "card": "by card|with card|with my card|card payment|contactless", "debit card": "debit card|ec card",
                    "credit card": "credit card|visa|mastercard|amex|american express",
                    "apple pay": "apple pay", "google pay": "google pay", "paypal": "paypal", "bank transfer": "bank transfer"})
+_MEAL = _vocab({m: m for m in ("breakfast", "brunch", "lunch", "dinner", "supper", "snack")})
 #: Kinds of outing: the modifier alone is the kind ("Training", "training ride" -> training).
 _KIND = _vocab({"commute": "commute|commuting|commuted", "training": "training|training ride|training run|workout",
                 "group ride": "group ride|club ride|group run|club run", "race": "race|race day|time trial",
