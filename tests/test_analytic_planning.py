@@ -266,6 +266,11 @@ def test_a_table_is_named_after_the_record_its_rows_mention() -> None:
     assert table_name(cols, set(), ["Distance 5.2 km", "Distance 8 km, vrask", "Distance 3 km vrask"]) == "vrask_log"
     stages = [ColumnSample("deep", "min", [50.0], 5), ColumnSample("rem", "min", [90.0], 5), ColumnSample("score", None, [80.0], 5)]
     assert table_name(stages, set(), ["Sleep app card: Deep 50 min, REM 90 min, score 80"] * 3) == "sleep_log"
+    # a hyphenated word of the memory's own is made an identifier, not refused by the store
+    hyphen = table_name(cols, set(), ["dram-vel haul 5.2 km", "a dram-vel day, 8 km", "dram-vel 3 km"])
+    from adamm.stores.sql import is_identifier
+
+    assert hyphen in ("dram_vel_log", "dram_log", "vel_log") and is_identifier(hyphen)
 
 
 def test_missing_a_two_number_target_is_either_number_past_it() -> None:

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from adamm.nodes.rules.slots import content_stem, is_content_word
 from adamm.stores.attributes import QUALIFIERS
+from adamm.stores.quantities import snake_case
 
 #: Words too generic to name a table after.
 GENERIC = QUALIFIERS | {"score", "count", "rate", "time", "value", "amount", "number", "level", "of", "in", "per", "min", "max",
@@ -85,6 +86,7 @@ def table_name(columns: Sequence[ColumnSample], taken: set[str], texts: Sequence
     else:
         top = max(measured or columns, key=lambda c: (c.observations, c.name))  # a category names no table
         base = next((w for w in top.name.split("_") if w not in GENERIC), top.name.split("_")[0])
+    base = snake_case(base) or "record"  # a word of the memory's own ("dram-vel") as an identifier
     base = (base if base[0].isalpha() else f"t_{base}")[:36] + "_log"
     name, i = base, 2
     while name in taken:
