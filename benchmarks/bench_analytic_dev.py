@@ -6,8 +6,9 @@
 Runs the eval harness (as ``adamm eval --dataset mem-gallery``, default context) on DIR/dialog,
 scores each system's answers with the data set's own DIR/score.py (aggregate = every question
 type but RET), then holds the tables of each scenario's memory against DIR/records/*.jsonl:
-cell recall, row recall, tables per record type, observing-round coverage; plus ingestion
-rounds/s (the harness's full ingestion, and the analytic path alone, re-ingested and timed).
+cell recall, row recall, tables per record type, table columns per field, observing-round
+coverage; plus ingestion rounds/s (the harness's full ingestion, and the analytic path alone,
+re-ingested and timed).
 Prints a table; writes OUT/summary.json. OUT is a new temporary directory unless --out; a run
 into an existing OUT resumes, reusing its answers and ingested memories even if the code has
 changed since, so use a fresh OUT to measure new code. DIR defaults to ../shared/data/analytic_dev
@@ -174,12 +175,18 @@ def row_day(row: Mapping[str, Any]) -> str | None:
 
 def fields_matched(record: Mapping[str, Any], row: Mapping[str, Any], columns: Sequence[Mapping[str, Any]]) -> list[str]:
     """The record's fields that some declared column of the row holds."""
-    out = []
+    return list(field_columns(record, row, columns))
+
+
+def field_columns(record: Mapping[str, Any], row: Mapping[str, Any], columns: Sequence[Mapping[str, Any]]) -> dict[str, str]:
+    """The record's fields that some declared column of the row holds -> that column's name."""
+    out = {}
     for name, want in (record.get("fields") or {}).items():
         if want is None:
             continue
-        if any(cell_matches(name, want, row.get(c["name"]), c.get("unit"), c["name"]) for c in columns):
-            out.append(name)
+        hit = next((c["name"] for c in columns if cell_matches(name, want, row.get(c["name"]), c.get("unit"), c["name"])), None)
+        if hit is not None:
+            out[name] = hit
     return out
 
 
@@ -233,6 +240,7 @@ def table_quality(records: Sequence[Mapping[str, Any]], tables: Sequence[Mapping
     cells = cells_hit = rows_hit = 0
     per_field: dict[str, list[int]] = defaultdict(lambda: [0, 0])  # "type.field" -> [hit, n]
     per_type: dict[str, dict[str, Any]] = {}
+    homes: dict[str, set[str]] = defaultdict(set)  # "type.field" -> the table columns holding its values
     misses: Counter = Counter()  # why a record's fields were not found: no row, a row of another day, a row of other values
     for rnd, recs in truth_by_round.items():
         matches = match_round(recs, by_round.get(rnd, []))
@@ -245,6 +253,9 @@ def table_quality(records: Sequence[Mapping[str, Any]], tables: Sequence[Mapping
             if i in matches:
                 j, found = matches[i]
                 matched = set(found)
+                table, row, columns = by_round[rnd][j]
+                for f, col in field_columns(rec, row, columns).items():
+                    homes[f"{rtype}.{f}"].add(f"{table}.{col}")
                 rows_hit += 1
                 stats["rows"] += 1
                 stats["tables"].add(by_round[rnd][j][0])
@@ -275,6 +286,10 @@ def table_quality(records: Sequence[Mapping[str, Any]], tables: Sequence[Mapping
         "by_type": {t: {"records": s["records"], "row_recall": _share(s["rows"], s["records"]),
                         "cell_recall": _share(s["cells_hit"], s["cells"])} for t, s in per_type.items()},
         "by_field": {f: _share(h, n) for f, (h, n) in per_field.items()},
+        # one field, one column: a field whose values sit in several columns (a label read two
+        # ways, a record type over two tables) is aggregated from one part only
+        "columns_per_field": {f: len(homes[f]) for f in per_field},
+        "names_per_field": {f: len({h.split(".", 1)[1] for h in homes[f]}) for f in per_field},
         "misses": dict(misses),
         "truth_rounds": len(truth_rounds),
         "covered_rounds": covered,
@@ -300,6 +315,8 @@ def pool_quality(per_scenario: Mapping[str, Mapping[str, Any]]) -> dict[str, Any
         "coverage": _share(tot["covered_rounds"], tot["truth_rounds"]),
         "record_types": len(types),
         "record_types_in_one_table": sum(1 for n in types if n == 1),
+        "fields": sum(len(q.get("columns_per_field") or {}) for q in per_scenario.values()),
+        "fields_in_one_column": sum(1 for q in per_scenario.values() for n in (q.get("columns_per_field") or {}).values() if n == 1),
     }
 
 
@@ -387,7 +404,8 @@ def summary_rows(summary: Mapping[str, Any], scenarios: Sequence[str], systems: 
         diff = "-" if a is None or f is None else f"{100 * (a - f):+.1f}"
         t = tq.get(scope) or {}
         if scope == "overall" and t:
-            per_type = f"{t['record_types_in_one_table']}/{t['record_types']} types in 1"
+            per_type = (f"{t['record_types_in_one_table']}/{t['record_types']} types in 1, "
+                        f"{t.get('fields_in_one_column', 0)}/{t.get('fields', 0)} fields in 1 column")
         else:
             per_type = " ".join(f"{k}:{v}" for k, v in (t.get("tables_per_type") or {}).items()) or "-"
         th = tp.get(scope) or {}
@@ -572,6 +590,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         for n in names:
             worst = sorted(summary["tables"][n]["by_field"].items(), key=lambda kv: (kv[1] or 0, kv[0]))
             print(f"{n} cell recall by field: " + ", ".join(f"{f} {_pct(v)}" for f, v in worst))
+            spread = {f: k for f, k in (summary["tables"][n].get("columns_per_field") or {}).items() if k > 1}
+            if spread:
+                names = summary["tables"][n].get("names_per_field") or {}
+                print(f"{n} fields over several columns (column names): "
+                      + ", ".join(f"{f} {k} ({names.get(f)})" for f, k in sorted(spread.items())))
             misses = summary["tables"][n].get("misses") or {}
             if misses:
                 print(f"{n} records missed: " + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in sorted(misses.items())))
