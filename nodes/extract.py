@@ -33,7 +33,7 @@ from adamm.nodes.rules.gate import may_hold_observation
 from adamm.nodes.rules.observe import Draft, extract_round
 from adamm.nodes.state import IngestState
 from adamm.prompts.extract import EXTRACT_BATCH_ROUND, EXTRACT_BATCH_USER, EXTRACT_SYSTEM, EXTRACT_USER
-from adamm.stores.attributes import AttributeResolver, Known, consolidation
+from adamm.stores.attributes import AttributeResolver, Known, consolidation, context_profiles
 from adamm.stores.mining import DEFAULT_CONTEXT_ATTRIBUTES
 from adamm.stores.quantities import canonical_unit, convert, dimension_of, parse_quantity, snake_case
 from adamm.stores.records import Round
@@ -147,7 +147,13 @@ def _consolidate_once(sql: SqlStore, memory_id: str, rounds: Sequence[Round]) ->
     sets = sets + [(frozenset(a), 1) for rid, a in fresh.items() if counted.get(rid) is None]
     # Columns of existing tables may merge too: induce_tables folds a table whose column was
     # merged away into the table of the same record type (``_Induction._reconcile``).
-    plan = consolidation(known, sets, ranges=sql.value_ranges(memory_id))
+    observations = sql.observations(memory_id)
+    contexts, spans = _record_contexts(observations)
+    records: dict[tuple[str, int], set[str]] = defaultdict(set)
+    for o in observations:
+        records[(o.round_id, o.record)].add(o.attribute)
+    plan = consolidation(known, sets, ranges=sql.value_ranges(memory_id), contexts=contexts, spans=spans,
+                         records=[frozenset(r) for r in records.values()])
     units = {k.name: k.unit for k in known}
     for source, target in plan.items():
         while target in plan:  # chains: a -> b -> c
@@ -163,6 +169,24 @@ def _consolidate_once(sql: SqlStore, memory_id: str, rounds: Sequence[Round]) ->
 
         sql.merge_attribute(memory_id, source, target, to_target)
     return len(plan)
+
+
+def _record_contexts(observations: Sequence[ObservationRecord]) -> tuple[dict[str, dict[str, float]], dict[str, tuple[float, float]]]:
+    """What each attribute's records say (``context_profiles``) and the middle of its values
+    (20th to 80th percentile): the evidence that two labels with no companion in common are
+    one field."""
+    records: dict[tuple[str, int], tuple[set[str], str]] = {}
+    values: dict[str, list[float]] = defaultdict(list)
+    for o in observations:
+        attrs, text = records.setdefault((o.round_id, o.record), (set(), o.context or ""))
+        attrs.add(o.attribute)
+        if o.value_num is not None and math.isfinite(o.value_num):
+            values[o.attribute].append(o.value_num)
+    spans = {}
+    for a, vs in values.items():
+        vs.sort()
+        spans[a] = (vs[int(0.2 * (len(vs) - 1))], vs[math.ceil(0.8 * (len(vs) - 1))])
+    return context_profiles(records.values()), spans
 
 
 def _resolver(b: Backends, memory_id: str, threshold: float) -> AttributeResolver:

@@ -27,12 +27,14 @@ Values are then converted to the known attribute's unit, which its first observa
 
 from __future__ import annotations
 
+import math
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from adamm.stores.bm25 import tokenize
 from adamm.stores.quantities import convert
 
 #: Words that qualify a quantity without changing what it measures.
@@ -337,6 +339,53 @@ def ranges_overlap(a: tuple[float, float] | None, b: tuple[float, float] | None)
     return high > 0 and low <= RANGE_GAP * high
 
 
+#: Two labels of one field whose layouts share no companion attribute (a journal that says
+#: "slept 7 hours" one day and "watch says 6h45 asleep" another): the records of each say the
+#: same other things - cosine of their word profiles at least this.
+CONTEXT_SIMILARITY = 0.4
+
+
+def context_profiles(records: Iterable[tuple[Iterable[str], str]]) -> dict[str, dict[str, float]]:
+    """What the records holding each attribute say: ``{attribute: {word: weight}}``.
+
+    ``records``: (attribute names, the record's text) per record. A word's weight is its
+    inverse document frequency over all records (words every record says, "today", weigh
+    nothing) times ``p (1 - p)`` for the share ``p`` of the attribute's records that say it: a
+    word *every* one of them says is the layout's own wording ("Close-up of the kitchen scale's
+    display reading ..."), which differs between two layouts of one field, while the words
+    that vary from record to record are what the records are about (which crop, which bed),
+    which two layouts of one field share. Numbers are no words here.
+    """
+    rows = [(frozenset(a), {w for w in tokenize(t or "") if len(w) > 2 and not any(c.isdigit() for c in w)}) for a, t in records]
+    if not rows:
+        return {}
+    df: Counter = Counter(w for _, ws in rows for w in ws)
+    n = len(rows)
+    idf = {w: math.log(n / c) for w, c in df.items()}
+    tf: dict[str, Counter] = {}
+    held: Counter = Counter()
+    for attrs, ws in rows:
+        for a in attrs:
+            held[a] += 1
+            tf.setdefault(a, Counter()).update(ws)
+    return {a: {w: c / held[a] * (1 - c / held[a]) * idf[w] for w, c in counts.items() if idf[w] > 0 and c < held[a]}
+            for a, counts in tf.items()}
+
+
+def context_similarity(profiles: Mapping[str, Mapping[str, float]], a: str, b: str) -> float:
+    """Cosine of two attributes' word profiles, their own names' words left out (each layout
+    says its own label)."""
+    pa, pb = profiles.get(a), profiles.get(b)
+    if not pa or not pb:
+        return 0.0
+    own = {w for name in (a, b) for w in expand(name).split()} | {_singular(w) for name in (a, b) for w in expand(name).split()}
+    keys = (set(pa) | set(pb)) - own
+    dot = sum(pa.get(k, 0.0) * pb.get(k, 0.0) for k in keys)
+    na = math.sqrt(sum(pa.get(k, 0.0) ** 2 for k in keys))
+    nb = math.sqrt(sum(pb.get(k, 0.0) ** 2 for k in keys))
+    return dot / (na * nb) if na and nb else 0.0
+
+
 #: Companions by name, for two labels with no word in common: most of them the same (two
 #: layouts of one record type write the other fields under their own labels too).
 NAMED_SIMILARITY = 0.7
@@ -383,7 +432,10 @@ def _unit_left_out(k: Known, other: Known, ranges: dict[str, tuple[float, float]
 
 
 def consolidation(known: Sequence[Known], sets: Sequence[tuple[frozenset[str], int]], *, frozen: frozenset[str] = frozenset(),
-                  min_similarity: float = 0.9, ranges: dict[str, tuple[float, float]] | None = None) -> dict[str, str]:
+                  min_similarity: float = 0.9, ranges: dict[str, tuple[float, float]] | None = None,
+                  contexts: Mapping[str, Mapping[str, float]] | None = None,
+                  spans: dict[str, tuple[float, float]] | None = None,
+                  records: Sequence[frozenset[str]] = ()) -> dict[str, str]:
     """Pairs of attributes that are one quantity under two labels: ``{merged: survivor}``.
 
     Early in a memory the first rounds of a new record type arrive before there is any history
@@ -398,6 +450,14 @@ def consolidation(known: Sequence[Known], sets: Sequence[tuple[frozenset[str], i
     more rounds; ``frozen`` attributes (already table columns) are never merged away. Several
     candidate partners (a game's "goals for" vs "score for" / "score against") are told apart
     by shared words, else left alone.
+
+    Failing those, two numeric labels with no companion in common are one field when their
+    records say the same other things (``contexts``: :func:`context_profiles`, cosine at least
+    :data:`CONTEXT_SIMILARITY`), with the same dimension, seldom together in one of the
+    ``records`` (attribute sets per record; :data:`CONTEXT_TOGETHER`), and the
+    middle of their values (``spans``, e.g. the 20th-80th percentile) alike - "watch says 6h45
+    asleep" and "slept 7 hours" in one journal; a bodyweight and a lift's weight are not, for
+    their records say other things. The most similar such partner is taken.
     """
     dims = {k.name: k.dimension for k in known}
     support = {k.name: sum(n for s, n in sets if k.name in s) for k in known}
@@ -439,6 +499,8 @@ def consolidation(known: Sequence[Known], sets: Sequence[tuple[frozenset[str], i
                 # "scale", "weigh in" and "weight" beside a night's sleep: three labels of one
                 # quantity (none recorded with another); all go to the most recorded one.
                 partners = [max(partners, key=lambda p: (support[p.name], p.name))]
+        if not partners and contexts:
+            partners = _context_partners(k, known, merged, records, contexts, spans or ranges)
         if len(partners) == 1:
             merged[k.name] = partners[0].name
     for src, dst in list(merged.items()):  # "power" names the field better than its "pwr"
@@ -447,3 +509,31 @@ def consolidation(known: Sequence[Known], sets: Sequence[tuple[frozenset[str], i
             del merged[src]
             merged[dst] = src
     return merged
+
+
+#: Two labels of one field may be together in this share of the commoner one's records (their
+#: all-confidence as a pair): a note that corrects itself ("slept five hours - the watch says 6
+#: hours") holds both; two fields of one record type are together in most records.
+CONTEXT_TOGETHER = 0.15
+
+
+def _context_partners(k: Known, known: Sequence[Known], merged: Mapping[str, str], records: Sequence[frozenset[str]],
+                      contexts: Mapping[str, Mapping[str, float]], spans: dict[str, tuple[float, float]] | None) -> list[Known]:
+    """The one attribute ``k`` is another label of by what their records say (see
+    :func:`consolidation`), as a list of zero or one."""
+    held = Counter(a for r in records for a in r)
+    best: tuple[float, str, Known] | None = None
+    for other in known:
+        if other.name == k.name or other.name in merged or other.kind != k.kind or _dimension(other) != _dimension(k):
+            continue
+        if held[other.name] < held[k.name] or not held[k.name]:
+            continue
+        both = sum(1 for r in records if k.name in r and other.name in r)
+        if both > CONTEXT_TOGETHER * held[other.name]:
+            continue
+        if not ranges_overlap(_range_in(k, other, spans), (spans or {}).get(other.name)):
+            continue
+        sim = context_similarity(contexts, k.name, other.name)
+        if sim >= CONTEXT_SIMILARITY and (best is None or (sim, other.name) > best[:2]):
+            best = (sim, other.name, other)
+    return [best[2]] if best else []

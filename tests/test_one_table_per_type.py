@@ -16,7 +16,7 @@ from typing import Any
 from adamm.graphs.ingest import graph as ingest
 from adamm.nodes.backends import backends, reset_backends
 from adamm.nodes.context import Context
-from adamm.stores.attributes import Known, abbreviates, consolidation, same_words
+from adamm.stores.attributes import Known, abbreviates, consolidation, context_profiles, context_similarity, same_words
 
 # (day, vrell qz, power W, minutes, climb m)
 RECORDS = [(d, 12 + d % 5, 180 + 7 * d % 60, 30 + 3 * d % 25, 100 + 11 * d % 90) for d in range(1, 25)]
@@ -53,6 +53,41 @@ def test_consolidation_merges_an_abbreviated_label_into_the_full_word() -> None:
     known = [Known("pwr", "W", "power", "float"), Known("power", "W", "power", "float"), Known("vrell", "qz", "unit:qz", "float")]
     sets = [(frozenset({"pwr", "vrell"}), 3), (frozenset({"power", "vrell"}), 2)]
     assert consolidation(known, sets) == {"pwr": "power"}
+
+
+# Two layouts of one invented journal field, "Sorrel says 7 glims" and "glimmed 6.5": no companion
+# attribute in common, but the records of both are about the same changing things (which
+# kettle, who came); a third field "brusk", also in glims, is about other things.
+_JOURNAL = [({"sorrel"}, f"Sorrel says {7 + i % 3} glims asleep after the {k} kettle with {p}")
+            for i, (k, p) in enumerate([("tarn", "Ollo"), ("vesk", "Pim"), ("tarn", "Pim"), ("mirr", "Ollo"), ("vesk", "Ollo")])] + \
+           [({"glim"}, f"glimmed {6 + i % 2}.5, {k} kettle, {p} came by") for i, (k, p) in
+            enumerate([("mirr", "Pim"), ("tarn", "Ollo"), ("vesk", "Pim"), ("tarn", "Pim"), ("mirr", "Ollo"), ("vesk", "Ollo")])] + \
+           [({"brusk"}, f"brusk {3 + i} glims at the {d} dock, quorn {q}") for i, (d, q) in
+            enumerate([("north", "high"), ("south", "low"), ("north", "low"), ("east", "high")])]
+
+
+def test_context_profiles_weigh_what_records_are_about_not_their_layout() -> None:
+    profiles = context_profiles(_JOURNAL)
+    assert "says" not in profiles["sorrel"]  # every record of the layout says it: its wording, no evidence
+    assert profiles["sorrel"]["tarn"] > 0 and profiles["glim"]["tarn"] > 0
+    assert context_similarity(profiles, "sorrel", "glim") > 0.6
+    assert context_similarity(profiles, "sorrel", "brusk") < 0.1
+
+
+def test_consolidation_merges_labels_whose_records_say_the_same_things() -> None:
+    known = [Known("sorrel", "zet", "unit:zet", "float"), Known("glim", "zet", "unit:zet", "float"),
+             Known("brusk", "zet", "unit:zet", "float")]
+    sets = [(frozenset({"sorrel"}), 5), (frozenset({"glim"}), 6), (frozenset({"brusk"}), 4)]
+    spans = {"sorrel": (7.0, 9.0), "glim": (6.5, 7.5), "brusk": (4.0, 6.0)}
+    records = [frozenset(a) for a, _ in _JOURNAL]
+    got = consolidation(known, sets, contexts=context_profiles(_JOURNAL), spans=spans, records=records)
+    assert got == {"sorrel": "glim"}  # brusk's records are about docks: another field of the same unit
+    # together in many records: two fields, whatever their records say
+    assert consolidation(known, sets, contexts=context_profiles(_JOURNAL), spans=spans,
+                         records=records + [frozenset({"sorrel", "glim"})] * 3) == {}
+    # values far apart: two fields
+    assert consolidation(known, sets, contexts=context_profiles(_JOURNAL), spans={**spans, "sorrel": (70.0, 90.0)},
+                         records=records) == {}
 
 
 def test_two_layouts_of_one_record_type_end_in_one_table(tmp_path: Path, db_url: str) -> None:
