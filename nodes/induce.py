@@ -367,40 +367,69 @@ class _Induction:
         for start in range(0, len(missing), 500):
             for r in self.sql.get_rounds(self.memory_id, missing[start:start + 500]):
                 self.captions[r.round_id] = _captions(r)
-        rows = [row for rid, (order, ts) in rounds.items() for row in self._rows(rid, order, ts, by_round[rid], schema)]
+        placed: dict[tuple[str, int], list[frozenset[str]]] = {}
+        rows = []
+        for rid, (order, ts) in rounds.items():
+            best = self._best_by_record(by_round[rid])
+            placed.update({(rid, record): schemas for record, schemas in best.items()})
+            rows += self._rows(rid, order, ts, by_round[rid], schema, best)
         moved = {(r["source"], r["record"]) for r in rows}
         for other, name in self.active.items():  # a record now better placed here leaves its old table
             if other != schema:
-                for key in [k for k in self.rows[name] if k in moved]:
+                gone = sorted(k for k in moved if other not in placed.get(k, ()))
+                for key in [k for k in self.rows[name] if k in gone]:
                     del self.rows[name][key]
-                self.sql.delete_records(self.memory_id, name, sorted(moved))
+                self.sql.delete_records(self.memory_id, name, gone)
         self.rows[table].update({(r["source"], r["record"]): r for r in rows if r["source"] in self.batch_attrs})
         return self._upsert(table, [r for r in rows if r["source"] not in self.batch_attrs])
 
-    def _best_by_record(self, obs: list[ObservationRecord]) -> dict[int, frozenset[str] | None]:
-        """The schema each record of a round belongs to (:meth:`_best`)."""
-        return {r: self._best(frozenset(o.attribute for o in g), _measured(g)) for r, g in _by_record(obs).items()}
+    def _best_by_record(self, obs: list[ObservationRecord]) -> dict[int, list[frozenset[str]]]:
+        """The schemas each record of a round writes a row to (:meth:`_placements`)."""
+        return {r: self._placements(frozenset(o.attribute for o in g), _measured(g)) for r, g in _by_record(obs).items()}
+
+    def _placements(self, attrs: frozenset[str], measured: frozenset[str]) -> list[frozenset[str]]:
+        """The schema a record belongs to (:meth:`_best`) and, when it also reports measured
+        fields that schema leaves out and those fit another table on their own, that table's:
+        one message often tells two kinds of record of one day ("slept 7 hours, 12 min of
+        meditation - and lunch at Nando's, £14.20"), which the text did not split. Text fields
+        ride along with both."""
+        first = self._best(attrs, measured)
+        if first is None:
+            return []
+        rest_measured = measured - first
+        if not rest_measured:
+            return [first]
+        rest = attrs - (measured & first)
+        fits = [s for s in self.active if s != first and s & rest_measured and self._fits(rest, s)]
+        if not fits:
+            return [first]
+        second = max(fits, key=lambda s: (len(rest_measured & s), len(rest_measured & s) / max(1, len(self._numeric(s))),
+                                          len(rest & s), len(rest & s) / len(s), self.index.support(s), sorted(s)))
+        return [first, second]
 
     def _rows(self, round_id: str, order: int | None, ts: datetime | None, obs: list[ObservationRecord],
-              schema: frozenset[str], best: dict[int, frozenset[str] | None] | None = None) -> list[dict[str, Any]]:
+              schema: frozenset[str], best: dict[int, list[frozenset[str]]] | None = None) -> list[dict[str, Any]]:
         """One row per record of the round that holds a record of the schema (``best``: each
-        record's schema, when the caller has it)."""
+        record's schemas, when the caller has it); a record's second table takes only the
+        measured fields its first one leaves out."""
         if best is None:
             best = self._best_by_record(obs)
         rows = []
         for record, group in sorted(_by_record(obs).items()):
-            if best.get(record) != schema:
+            placed = best.get(record) or []
+            if schema not in placed:
                 continue
+            taken = frozenset() if schema == placed[0] else _measured(group) & placed[0]
             row: dict[str, Any] = {"source": round_id, "record": record, "order": order, "time": ts, "observed_at": None,
                                    "captions": next((o.context for o in group if o.context), None) or self.captions.get(round_id)}
             for o in group:
-                if o.attribute in schema:
+                if o.attribute in schema and o.attribute not in taken:
                     row[column_of(o.attribute)] = o.value_num if o.value_num is not None else o.value_text
                     row["observed_at"] = row["observed_at"] or o.observed_at
             rows.append(row)
         return rows
 
-    def _widen_by_facets(self, obs: list[ObservationRecord], best: dict[int, frozenset[str] | None]) -> tuple[int, bool]:
+    def _widen_by_facets(self, obs: list[ObservationRecord], best: dict[int, list[frozenset[str]]]) -> tuple[int, bool]:
         """Categorical fields ride along with the record they describe: a record's text values
         (its book, route, station) become columns of the table its measured values chose
         (``best``), once the field has been seen twice - Apriori support alone would never join
@@ -409,7 +438,7 @@ class _Induction:
         written, widened = 0, False
         for record, group in _by_record(obs).items():
             attrs, measured = frozenset(o.attribute for o in group), _measured(group)
-            schema = best.get(record)
+            schema = (best.get(record) or [None])[0]
             if schema is not None and schema not in self.active:  # widened for an earlier record: place it anew
                 schema = self._best(attrs, measured)
             if schema is None or len(measured & schema) < 0.5 * len(self._numeric(schema)):
