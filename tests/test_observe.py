@@ -406,3 +406,26 @@ def test_a_signed_coined_unit_is_a_change_and_a_side_stops_before_a_label() -> N
            for d in extract_round(rnd("Loss vs Glass Wolves Turns 9 · -11 rank"))}
     assert got["result"] == "lost" and got["opponent"] == "Glass Wolves" and got["turns"] == 9.0 and got["rank_change"] == -11.0
     assert "rank" not in got
+
+
+# -- entries of a list ---------------------------------------------------------------------------
+
+def test_timed_rows_of_a_timeline_are_records_of_their_own() -> None:
+    """Each row that opens with a clock time is an entry, whatever fields it has: a feed of 21
+    minutes and a bottle of 100 ml two hours later are two records, not one with both."""
+    got = records(rnd("", "Timeline for Tue: '07:05 Grell · Right · 21 min'; '10:40 Pomm · Wet'; "
+                          "'13:15 Vask · 100 ml · Dorrin'"))
+    with_values = [r for r in got if any(isinstance(v, float) for v in r.values())]
+    assert len(with_values) == 2
+    assert [sorted(k for k, v in r.items() if isinstance(v, float)) for r in with_values] == [["duration"], ["volume"]]
+
+
+def test_lines_of_one_dashboard_stay_one_record() -> None:
+    """Lines without a clock or bullet of their own are one record told over several lines."""
+    got = records(rnd("", "Brell card\nSkarn 14 qz · Vell 31 tib\nDorr 7.5 h · Nim 62 bpm"))
+    assert len(got) == 1 and {"skarn", "vell", "dorr", "nim"} <= set(got[0])
+
+
+def test_bulleted_entries_with_cells_are_records() -> None:
+    got = records(rnd("Picked so far:\n- frell, top pen, 412 g\n- mossel, low pen, 28 pods"))
+    assert len([r for r in got if any(isinstance(v, float) for v in r.values())]) == 2

@@ -222,6 +222,28 @@ class _Unit:
     days: list[date] = field(default_factory=list)
     observing: bool = True
     dates: list[tuple[int, int, date | None]] = field(default_factory=list)  #: (start, end, day) of each date written
+    entry: bool = False  #: a timed or bulleted row of a list of entries: a record of its own (:func:`_entries`)
+
+
+#: A row that opens with a clock time ("07:05 Breastfeed · Right · 21 min", "- 3pm: ...") or
+#: with a bullet and holds at least three cells ("- Tue: courgette, top bed, x1, 412 g") is one
+#: entry of a list - a timeline, a log page - not one line of a record told over several lines.
+_ENTRY_CLOCK = re.compile(r"^\s*(?:[-•*–]\s*)?(?:\d{1,2}[:.]\d{2}(?!\d)(?:\s?[ap]\.?m\.?)?|\d{1,2}\s?[ap]\.?m\.?)(?![\w/])", re.I)
+_ENTRY_BULLET = re.compile(r"^\s*(?:[-•*–]|\d{1,2}[.)])\s+\S")
+_ENTRY_CELLS = re.compile(r"\s*(?:[·|;•\t]|\s[—–-]\s|,\s)\s*")
+
+
+def _entries(units: list[_Unit]) -> None:
+    """Mark the units of one part that are entries of a list (:data:`_ENTRY_CLOCK`) - when the
+    part has at least two - so that each starts a record of its own, whatever fields it has."""
+    def entry(u: _Unit) -> bool:
+        if _ENTRY_CLOCK.match(u.text):
+            return True
+        return bool(_ENTRY_BULLET.match(u.text)) and len([c for c in _ENTRY_CELLS.split(u.text) if c.strip()]) >= 3
+    marked = [u for u in units if entry(u)]
+    if len(marked) >= 2:
+        for u in marked:
+            u.entry = True
 
 
 def _units(part: str, text: str) -> list[_Unit]:
@@ -243,6 +265,7 @@ def _units(part: str, text: str) -> list[_Unit]:
         for m in re.finditer(r"[^\n]+", text[a:b]):
             lines.append((a + m.start(), a + m.end()))
     out: list[_Unit] = []
+    whole: list[_Unit] = []  # units that are a whole line or quoted row
     for a, b in lines:
         chunk = text[a:b]
         starts = [0] + [m.end() for m in _SENTENCE.finditer(chunk)]
@@ -251,6 +274,9 @@ def _units(part: str, text: str) -> list[_Unit]:
             piece = chunk[s:e]
             if piece.strip():
                 out.append(_Unit(part, a + s, piece))
+                if len(starts) == 1:
+                    whole.append(out[-1])
+    _entries(whole)
     return out
 
 
@@ -782,7 +808,7 @@ def _records(units: list[_Unit]) -> tuple[list[_Record], list[_Unit]]:
             continue
         event = event or pending_event
         pending_event = False
-        conflict = current is None or any(f.name in current.fields for f in fields) or (
+        conflict = current is None or unit.entry or any(f.name in current.fields for f in fields) or (
             unit.days and current.days and unit.days[0] != current.days[0]) or event or (
             current.event and _names_something(unit))
         if conflict:
