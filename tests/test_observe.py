@@ -429,3 +429,17 @@ def test_lines_of_one_dashboard_stay_one_record() -> None:
 def test_bulleted_entries_with_cells_are_records() -> None:
     got = records(rnd("Picked so far:\n- frell, top pen, 412 g\n- mossel, low pen, 28 pods"))
     assert len([r for r in got if any(isinstance(v, float) for v in r.values())]) == 2
+
+
+def test_quoted_rows_listed_with_slashes_are_rows_of_their_own_day() -> None:
+    got = records(rnd("", "Photo of a notebook page. Lines: 'Mon 18 Nov frell 3 pods — 887 g' / 'Tue 19 Nov mossel — 42 min'."))
+    days = {r["_day"]: r for r in got if any(isinstance(v, float) for v in r.values())}
+    assert days[date(2024, 11, 18)].get("weight") == 887.0 and days[date(2024, 11, 19)].get("duration") == 42.0
+
+
+def test_quoted_names_in_a_sentence_are_no_rows() -> None:
+    """Quoted names and identifiers ("to 'Orvel Books', subject 'Bill BL-2025-009'") are no
+    rows of a log: the total and its term stay one record."""
+    got = records(rnd("", "Mail sent to 'Orvel Books', subject 'Bill BL-2025-009', total USD 2,000.00, payable within 45 days."))
+    assert len([r for r in got if "amount" in r]) == 1
+    assert any("amount" in r and "payable_within" in r for r in got)

@@ -201,6 +201,12 @@ def _name(sp: Span) -> str | None:
 
 _SENTENCE = re.compile(r"(?<![\s(][A-Z]\.)(?<=[.!?])[\"'”’)]*\s+(?=[A-Z0-9'\"(‘“€$£])")  # not after an initial ("M. J. Tollan")
 _QUOTED_ROWS = re.compile(r"'([^']{8,})'\s*(?:;|$|\.)")
+#: Quoted rows of a log page listed as a sentence lists things ("Lines: 'Squat 4x4 - 120 kg -
+#: RPE 8.5', 'Bench 4x6 - 82,5 kg'", "'...' / '...'", "'...' and '...'"): rows only when each
+#: holds two numbers or more - quoted names in a sentence ("to 'Marlowe Books', subject
+#: 'Invoice INV-2025-009'") are no rows.
+_LISTED_ROWS = re.compile(r"'([^']{8,})'\s*(?:[;,/]|\band\b|$|\.)")
+_NUMBER_TOKEN = re.compile(r"(?<!\S)[^\s]*\d[^\s]*")
 _QUESTION = re.compile(r"\?\s*$|^\s*(?:how|what|why|when|which|should|does|do|is it|can|could|would|will|any)\b", re.I)
 _OTHER_PERSON = re.compile(
     r"\b(?:my|a|his|her|our|their|the)\s+(?:[\w-]+\s+)?(?:brother|sister|wife|husband|partner|neighbou?r|colleague|friend|son|"
@@ -248,6 +254,10 @@ def _entries(units: list[_Unit]) -> None:
 
 def _units(part: str, text: str) -> list[_Unit]:
     rows = list(_QUOTED_ROWS.finditer(text))
+    if len(rows) < 2:
+        listed = list(_LISTED_ROWS.finditer(text))
+        if len(listed) >= 2 and all(len(_NUMBER_TOKEN.findall(m.group(1))) >= 2 for m in listed):
+            rows = listed
     pieces: list[tuple[int, int]] = []
     if len(rows) >= 2:
         pos = 0
