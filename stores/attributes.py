@@ -110,7 +110,18 @@ def core(name: str) -> str:
 
 
 def units_agree(a_dimension: str | None, b_dimension: str | None) -> bool:
-    return a_dimension == b_dimension
+    """The same dimension, or two units the memory coined where one is the other shortened
+    ("14 q" and "14 qelts", "3 dv" and "3 dovs": a narrow display cuts its unit as it cuts a
+    label, by the grammar of abbreviations, with no table of units)."""
+    if a_dimension == b_dimension:
+        return True
+    if not (a_dimension or "").startswith("unit:") or not (b_dimension or "").startswith("unit:"):
+        return False
+    a, b = sorted((a_dimension[5:].lower(), b_dimension[5:].lower()), key=len)  # type: ignore[index]
+    if not (a.isalpha() and b.isalpha() and len(a) < len(b) and a[0] == b[0]):
+        return False
+    rest = iter(b[1:])
+    return all(c in rest for c in a[1:])  # its letters in order: "q" - "qelt", "dv" - "dov"
 
 
 @dataclass
@@ -476,7 +487,7 @@ def consolidation(known: Sequence[Known], sets: Sequence[tuple[frozenset[str], i
         for other in known:
             if other.name == k.name or other.name in merged or other.kind != k.kind:
                 continue
-            if other.dimension != k.dimension and _dimension(other) != _dimension(k) and not _unit_left_out(k, other, ranges):
+            if not units_agree(other.dimension, k.dimension) and _dimension(other) != _dimension(k) and not _unit_left_out(k, other, ranges):
                 continue
             if (k.name, other.name) in together or support[other.name] < support[k.name]:
                 continue
@@ -524,7 +535,7 @@ def _context_partners(k: Known, known: Sequence[Known], merged: Mapping[str, str
     held = Counter(a for r in records for a in r)
     best: tuple[float, str, Known] | None = None
     for other in known:
-        if other.name == k.name or other.name in merged or other.kind != k.kind or _dimension(other) != _dimension(k):
+        if other.name == k.name or other.name in merged or other.kind != k.kind or not units_agree(_dimension(other), _dimension(k)):
             continue
         if held[other.name] < held[k.name] or not held[k.name]:
             continue

@@ -16,7 +16,7 @@ from typing import Any
 from adamm.graphs.ingest import graph as ingest
 from adamm.nodes.backends import backends, reset_backends
 from adamm.nodes.context import Context
-from adamm.stores.attributes import Known, abbreviates, consolidation, context_profiles, context_similarity, same_words
+from adamm.stores.attributes import Known, abbreviates, consolidation, context_profiles, context_similarity, same_words, units_agree
 
 # (day, vrell qz, power W, minutes, climb m)
 RECORDS = [(d, 12 + d % 5, 180 + 7 * d % 60, 30 + 3 * d % 25, 100 + 11 * d % 90) for d in range(1, 25)]
@@ -64,6 +64,19 @@ _JOURNAL = [({"sorrel"}, f"Sorrel says {7 + i % 3} glims asleep after the {k} ke
             enumerate([("mirr", "Pim"), ("tarn", "Ollo"), ("vesk", "Pim"), ("tarn", "Pim"), ("mirr", "Ollo"), ("vesk", "Ollo")])] + \
            [({"brusk"}, f"brusk {3 + i} glims at the {d} dock, quorn {q}") for i, (d, q) in
             enumerate([("north", "high"), ("south", "low"), ("north", "low"), ("east", "high")])]
+
+
+def test_units_the_memory_coined_agree_with_their_shortening() -> None:
+    assert units_agree("unit:q", "unit:qelt") and units_agree("unit:dovs", "unit:dv") and units_agree("duration", "duration")
+    assert not units_agree("unit:q", "unit:pip") and not units_agree("unit:qelt", "unit:qe1t")
+    assert not units_agree("unit:k", "mass") and not units_agree("unit:dv", "unit:vd")
+
+
+def test_consolidation_merges_a_label_shortened_with_its_coined_unit() -> None:
+    """"Thrn 14 q" on a narrow display, "threnn 15 qelts" typed: one field."""
+    known = [Known("thrn", "q", "unit:q", "float"), Known("threnn", "qelt", "unit:qelt", "float"), Known("murl", "dov", "unit:dov", "float")]
+    sets = [(frozenset({"thrn", "murl"}), 4), (frozenset({"threnn", "murl"}), 9)]
+    assert consolidation(known, sets, ranges={"thrn": (12.0, 17.0), "threnn": (11.0, 18.0), "murl": (2.0, 4.0)}) == {"thrn": "threnn"}
 
 
 def test_context_profiles_weigh_what_records_are_about_not_their_layout() -> None:
