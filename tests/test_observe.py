@@ -139,13 +139,19 @@ def test_game_results_scores_and_opponents() -> None:
     ("Tue, 12/11", date(2024, 11, 12)), ("Sat 09.11.", date(2024, 11, 9)),
     ("Tue 12th", date(2024, 11, 12)), ("Sun 17: 5 km", date(2024, 11, 17)),
     ("11/12/24", date(2024, 11, 12)), ("12/11/24", date(2024, 11, 12)),  # the reading after the round is no logged day
+    # a short numeric day heading a line or row of a log: the reading in the last three months
+    ("9/11 frell (top pen) x3 — 887g", date(2024, 11, 9)), ("W 14/11 hose 60L", date(2024, 11, 14)),
+    ("11/14 Thu — brosk 3h45", date(2024, 11, 14)),
+    # an abbreviated weekday heading a line, and chat's "yday"
+    ("tue: 7.2k steps", date(2024, 11, 19)), ("Weds — no run", date(2024, 11, 13)), ("yday: 7,134 steps", date(2024, 11, 19)),
 ])
 def test_day_cues(text: str, day: date) -> None:
     (hit,) = [d for d in find_dates(text, REF.date()) if d.kind != "clock"]
     assert hit.day == day
 
 
-@pytest.mark.parametrize("text", ["mood 8/10", "Tue 4 km", "Sun 9:30 walk", "Fri 13 · 3/4 done", "Slest: Thu 27, Fri 32"])
+@pytest.mark.parametrize("text", ["mood 8/10", "Tue 4 km", "Sun 9:30 walk", "Fri 13 · 3/4 done", "Slest: Thu 27, Fri 32",
+                                  "4/5 stars", "rated it 3/4 today", "8/10 — a good one", "the tue: slot"])
 def test_a_short_number_after_a_weekday_is_a_day_only_when_the_weekday_fits(text: str) -> None:
     assert [d.day for d in find_dates(text, REF.date()) if d.kind == "day"] == []
 

@@ -25,12 +25,14 @@ import re
 from dataclasses import dataclass
 from datetime import date, timedelta
 
+from adamm.stores.quantities import canonical_unit
+
 __all__ = ["DateSpan", "find_dates", "MONTHS"]
 
 MONTHS = {"jan": 1, "january": 1, "feb": 2, "february": 2, "mar": 3, "march": 3, "apr": 4, "april": 4, "may": 5,
           "jun": 6, "june": 6, "jul": 7, "july": 7, "aug": 8, "august": 8, "sep": 9, "sept": 9, "september": 9,
           "oct": 10, "october": 10, "nov": 11, "november": 11, "dec": 12, "december": 12}
-WEEKDAYS = {"mon": 0, "monday": 0, "tue": 1, "tues": 1, "tuesday": 1, "wed": 2, "wednesday": 2, "thu": 3, "thur": 3,
+WEEKDAYS = {"mon": 0, "monday": 0, "tue": 1, "tues": 1, "tuesday": 1, "wed": 2, "weds": 2, "wednesday": 2, "thu": 3, "thur": 3,
             "thurs": 3, "thursday": 3, "fri": 4, "friday": 4, "sat": 5, "saturday": 5, "sun": 6, "sunday": 6}
 _SMALL = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "a": 1}
 
@@ -50,12 +52,21 @@ _DAY = re.compile(
 _WD_NUMERIC = re.compile(
     r"(?<![\w/.:-])(?P<wd>" + _WD + r"),?\s+(?:the\s+)?(?:(?P<a>\d{1,2})[/.](?P<b>\d{1,2})\.?|(?P<n>\d{1,2})(?:st|nd|rd|th|(?=\s*[:—–]\s)))"
     r"(?![\w/%-]|[.,]\d|:\d|\s*(?:[a-zA-Z%°]|/\s*\d))", re.I)
+#: A short numeric day opening a line or row of a log ("9/7 courgette ... 887g", "W 22/7 hose
+#: 60L", "3/6 Thu - ...") before a word or a colon: a date when some reading of it falls in the
+#: last three months (a log is about the recent past); inside a sentence, before a unit ("4/5
+#: stars") or a dash ("8/10 - a good one") it is a ratio or a score.
+_HEAD_NUMERIC = re.compile(r"(?m:^)[ \t'‘\"]*(?:[-•*][ \t]*)?(?:[A-Za-z]{1,2}[ \t]+)?(?P<a>\d{1,2})[/.](?P<b>\d{1,2})\.?"
+                           r"(?=[ \t]+[A-Za-z(]|[ \t]*:)")
+#: How far back a short numeric day heading a line may lie.
+HEAD_DAYS_BACK = 92
 _REL = re.compile(
-    r"\b(?:(?P<dby>the\s+day\s+before\s+yesterday)|(?P<yest>yesterday(?:'s|’s)?|last\s+night(?:'s|’s)?)"
+    r"\b(?:(?P<dby>the\s+day\s+before\s+yesterday)|(?P<yest>yesterday(?:'s|’s)?|y['’]?day|last\s+night(?:'s|’s)?)"
     r"|(?P<today>today(?:'s|’s)?|tonight(?:'s|’s)?|this\s+(?:morning|afternoon|evening)(?:'s|’s)?)"
     r"|(?P<ago>\d{1,2}|one|two|three|four|five|six|seven|a)\s+days?\s+ago"
     r"|(?:(?P<wdmode>on|last|this|past)\s+)?(?P<wd>" + _WD_FULL + r")(?:'s|’s)?"
     r"|(?P<abmode>on|last|this|past)\s+(?P<wdab>mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)\.?(?![\w-])"
+    r"|(?m:^)[ \t]*(?:[-•*][ \t]*)?(?P<wdhead>mon|tues?|weds?|thu(?:rs?)?|fri|sat|sun)\.?(?=[ \t]*(?:[:—–]|-[ \t]))"
     r"|on\s+the\s+(?P<nth>\d{1,2})(?:st|nd|rd|th)(?!\s+(?:of\s+)?" + _MON + r")"
     r")\b", re.I)
 _CLOCK = re.compile(r"(?<![\w:.])(?:\d{1,2}:\d{2}(?::\d{2})?\s?(?:[ap]\.?m\.?|AM|PM)(?!\w)|\d{1,2}\s?(?:[ap]\.m\.|AM|PM|am|pm)(?!\w)"
@@ -173,6 +184,21 @@ def find_dates(text: str, ref: date | None) -> list[DateSpan]:
             d = next((c for c in (_year_less(b, a, ref), _year_less(a, b, ref)) if c is not None and c.weekday() == wd), None)
         if d is not None:
             out.append(DateSpan(m.start(), m.end(), "day", d))
+    for m in _HEAD_NUMERIC.finditer(text):
+        if any(s.start <= m.start("a") < s.end for s in out) or ref is None:
+            continue
+        word = re.match(r"[ \t]*([A-Za-z]+)", text[m.end():])
+        if word and canonical_unit(word.group(1)) is not None:
+            continue  # "4/5 stars": a rating, "3/4 done" a share - a quantity, no day
+        a, b = int(m.group("a")), int(m.group("b"))
+        after = re.match(r"[ \t,]*(" + _WD + r")(?!\w)", text[m.end():], re.I)
+        wd = WEEKDAYS.get(after.group(1).lower().rstrip(".")) if after else None
+        recent = [c for c in (_year_less(b, a, ref), _year_less(a, b, ref))
+                  if c is not None and ref - timedelta(days=HEAD_DAYS_BACK) <= c <= ref + timedelta(days=2)]
+        if wd is not None:
+            recent = [c for c in recent if c.weekday() == wd]
+        if recent:
+            out.append(DateSpan(m.start("a"), m.end(), "day", max(recent)))
     taken = [(s.start, s.end) for s in out]
     for m in _REL.finditer(text):
         if any(a <= m.start() < b for a, b in taken):
@@ -211,7 +237,7 @@ def _relative(m: re.Match[str], ref: date | None) -> date | None:
             return date(year, month, day)
         except ValueError:
             return None
-    wd = WEEKDAYS[(m.group("wd") or m.group("wdab")).lower()]
+    wd = WEEKDAYS[(m.group("wd") or m.group("wdab") or m.group("wdhead")).lower()]
     back = (ref.weekday() - wd) % 7
     mode = (m.group("wdmode") or m.group("abmode") or "").lower()
     if back == 0 and mode != "this":
