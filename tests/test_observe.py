@@ -151,7 +151,7 @@ def test_day_cues(text: str, day: date) -> None:
 
 
 @pytest.mark.parametrize("text", ["mood 8/10", "Tue 4 km", "Sun 9:30 walk", "Fri 13 · 3/4 done", "Slest: Thu 27, Fri 32",
-                                  "4/5 stars", "rated it 3/4 today", "8/10 — a good one", "the tue: slot"])
+                                  "4/5 stars", "rated it 3/4 today", "8/10 — a good one", "the tue: slot", "6.4 dv ; 69 vrek"])
 def test_a_short_number_after_a_weekday_is_a_day_only_when_the_weekday_fits(text: str) -> None:
     assert [d.day for d in find_dates(text, REF.date()) if d.kind == "day"] == []
 

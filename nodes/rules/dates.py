@@ -55,8 +55,9 @@ _WD_NUMERIC = re.compile(
 #: A short numeric day opening a line or row of a log ("9/7 courgette ... 887g", "W 22/7 hose
 #: 60L", "3/6 Thu - ...") before a word or a colon: a date when some reading of it falls in the
 #: last three months (a log is about the recent past); inside a sentence, before a unit ("4/5
-#: stars") or a dash ("8/10 - a good one") it is a ratio or a score.
-_HEAD_NUMERIC = re.compile(r"(?m:^)[ \t'‘\"]*(?:[-•*][ \t]*)?(?:[A-Za-z]{1,2}[ \t]+)?(?P<a>\d{1,2})[/.](?P<b>\d{1,2})\.?"
+#: stars") or a dash ("8/10 - a good one") it is a ratio or a score, and with a dot a decimal
+#: ("6.4 dv").
+_HEAD_NUMERIC = re.compile(r"(?m:^)[ \t'‘\"]*(?:[-•*][ \t]*)?(?:[A-Za-z]{1,2}[ \t]+)?(?P<a>\d{1,2})/(?P<b>\d{1,2})"
                            r"(?=[ \t]+[A-Za-z(]|[ \t]*:)")
 #: How far back a short numeric day heading a line may lie.
 HEAD_DAYS_BACK = 92
