@@ -263,8 +263,7 @@ class TextEncoder(_LazyModel):
             raise EncoderError(f"'{self.model}' is not a local model directory")
         model_dir = Path(source)
 
-        def exporting(line: str) -> None:  # the export loads the torch model: offline and quiet
-            _force_offline()
+        def exporting(line: str) -> None:
             print(f"adamm: {line}", file=sys.stderr, flush=True)
 
         int8 = self.backend == "onnx-int8"

@@ -1,5 +1,5 @@
-"""The ONNX Runtime text encoder: the torch model's vectors, its export's life cycle, and a
-command path that never loads torch."""
+"""The ONNX Runtime text encoder: the torch model's vectors from a graph built without torch,
+its export's life cycle, and command paths that never load torch."""
 
 from __future__ import annotations
 
@@ -14,10 +14,11 @@ import pytest
 
 from adamm.demo import demo_rounds
 from adamm.stores import onnx_text
-from adamm.stores.encoders import EncoderError, TextEncoder
+from adamm.stores.encoders import EncoderError, TextEncoder, _packaged_text_model_path
+from adamm.stores.onnx_bert import build_bert_graph
 
 MEM_GALLERY = Path(__file__).resolve().parents[2] / "shared" / "data" / "mem_gallery" / "dialog"
-HEAVY = ("torch", "transformers", "sentence_transformers", "open_clip")
+HEAVY = ("torch", "torchvision", "transformers", "sentence_transformers", "open_clip")
 
 
 def real_texts() -> list[str]:
@@ -49,6 +50,45 @@ def test_onnx_gives_the_torch_models_vectors_on_real_rounds(torch_encoder) -> No
     assert cosine.min() >= 0.9999, texts[int(cosine.argmin())][:80]
     # order is kept although batches are formed by length
     assert np.allclose(onnx.encode(texts[::-1]), got[::-1], atol=1e-5)
+
+
+#: Short and long texts, one past the model's 256 tokens; in one batch all but the longest are padded.
+PROBES = ["ok", "", "My resting heart rate was 61 bpm this morning.", "émigré café 東京 🙂",
+          "We baked a lemon tart; the oven ran hot, so the edges burned while the middle stayed soft.",
+          " ".join(["The sourdough needed another stretch and fold before the oven."] * 60),
+          *(f"note {i}: slept {5 + i % 4} hours, mood {'good' if i % 2 else 'bad'}" for i in range(6))]
+
+
+def test_both_graphs_built_without_torch_give_the_sentence_transformers_vectors(tmp_path) -> None:
+    """The fused graph (what runs) and the plain one (its reference at export time and the base of
+    int8), written from the weights alone, against sentence-transformers on torch: each text
+    alone, and all in one batch padded to the longest."""
+    from sentence_transformers import SentenceTransformer
+
+    model_dir = _packaged_text_model_path()
+    export = onnx_text.ensure_export(model_dir, tmp_path / "cache")
+    assert json.loads((export / "manifest.json").read_text())["fused"] is True
+    build_bert_graph(model_dir, export / "plain.onnx")
+    want = SentenceTransformer(str(model_dir), device="cpu", local_files_only=True).encode(
+        PROBES, convert_to_numpy=True, normalize_embeddings=True)
+    for model_file in ("model.onnx", "plain.onnx"):
+        for batch_tokens in (1, 100_000):  # one text per batch / one padded batch of all
+            got = onnx_text.OnnxTextModel(export, threads=1, batch_tokens=batch_tokens, model_file=model_file).encode(PROBES)
+            cosine = (got * want).sum(axis=1) / np.linalg.norm(got, axis=1) / np.linalg.norm(want, axis=1)
+            assert cosine.min() >= 0.9999, (model_file, batch_tokens, PROBES[int(cosine.argmin())][:40], cosine.min())
+
+
+def test_only_bert_encoders_are_built(tmp_path) -> None:
+    model = tmp_path / "model"
+    model.mkdir()
+    (model / "config.json").write_text(json.dumps({"model_type": "roberta", "hidden_size": 8, "num_attention_heads": 2,
+                                                    "num_hidden_layers": 1}))
+    with pytest.raises(onnx_text.ExportError, match="model_type='bert'"):
+        build_bert_graph(model, tmp_path / "out.onnx")
+    (model / "config.json").write_text(json.dumps({"model_type": "bert", "hidden_size": 8, "num_attention_heads": 2,
+                                                    "num_hidden_layers": 1}))
+    with pytest.raises(onnx_text.ExportError, match="model.safetensors"):
+        build_bert_graph(model, tmp_path / "out.onnx")
 
 
 def test_int8_weights_keep_the_vectors_close_and_live_apart_from_the_float_export(torch_encoder, tmp_path) -> None:
