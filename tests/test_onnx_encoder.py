@@ -227,29 +227,71 @@ print(json.dumps({{"code": code, "heavy": heavy}}))
 
 
 def test_commands_and_graphs_never_import_torch(home, tmp_path) -> None:
-    TextEncoder().encode(["make sure the export exists"])  # one-time export, in this process
+    """The default commands, the graphs and the MCP server, each in a process of its own, with a
+    model cache of their own: the first command builds the ONNX model, and no process imports
+    torch or anything else of the torch extra (the default install does not have them)."""
     rounds = tmp_path / "rounds.jsonl"
     rounds.write_text("".join(json.dumps(r) + "\n" for r in [
         {"round_id": "a1", "timestamp": "2025-03-01T08:00:00", "user_text": "My new bike is a green Brompton."},
         {"round_id": "a2", "timestamp": "2025-03-02T08:00:00", "user_text": "I slept 7.5 hours last night."},
         {"round_id": "a3", "timestamp": "2025-03-03T08:00:00", "user_text": "I slept 6 hours last night."},
     ]))
-    env = {**os.environ, "ADAMM_HOME": str(home)}
+    cache = tmp_path / "fresh-model-cache"
+    env = {**os.environ, "ADAMM_HOME": str(home), "ADAMM_MODEL_CACHE": str(cache)}
     script = COMMANDS.format(heavy=set(HEAVY))
     commands = [
         ["ingest", str(rounds), "--memory-id", "ada"],
         ["ask", "What colour is my bike?", "--memory-id", "ada"],
         ["tables", "--memory-id", "ada"],
         ["stats", "--memory-id", "ada"],
+        ["demo"],
     ]
     for argv in commands:
         done = subprocess.run([sys.executable, "-c", script, *argv], env=env, capture_output=True, text=True,
                               timeout=300)
         report = json.loads(done.stdout.strip().splitlines()[-1])
         assert report == {"code": 0, "heavy": []}, (argv[0], report, done.stderr[-500:])
+        assert ("preparing the text encoder" in done.stderr) == (argv[0] == "ingest"), (argv[0], done.stderr[-500:])
         if argv[0] == "ask":
             assert "Brompton" in done.stdout
-    graphs = subprocess.run([sys.executable, "-c", "import sys, adamm.graphs.ingest, adamm.graphs.query, adamm.memory; "
+    assert [p.name for p in (cache / "onnx").iterdir() if p.is_dir()] != []
+    modules = "adamm.graphs.ingest, adamm.graphs.query, adamm.graphs.forget, adamm.graphs.mcp_app, adamm.memory"
+    graphs = subprocess.run([sys.executable, "-c", f"import sys, {modules}; "
                              f"print(sorted(m for m in sys.modules if m.split('.')[0] in {set(HEAVY)!r}))"],
                             env=env, capture_output=True, text=True, timeout=300)
     assert graphs.stdout.strip() == "[]", graphs.stderr[-500:]
+
+
+WITHOUT_TORCH = """
+import sys
+from importlib.abc import MetaPathFinder
+
+
+class NotInstalled(MetaPathFinder):  # the default install: the torch extra is not there
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in {heavy!r}:
+            raise ModuleNotFoundError(f"No module named {{name!r}}")
+        return None
+
+
+sys.meta_path.insert(0, NotInstalled())
+from adamm.stores.encoders import EncoderError, ImageEncoder, TextEncoder
+
+for name, call in [("image", lambda: ImageEncoder("ViT-B-32", "weights.pt").encode_images([b"x"])),
+                   ("torch", lambda: TextEncoder(backend="torch").encode(["x"]))]:
+    try:
+        call()
+    except EncoderError as exc:
+        print(name, exc)
+print("onnx", TextEncoder().encode(["still runs"]).shape)
+"""
+
+
+def test_without_the_torch_extra_what_needs_it_names_the_extra(tmp_path) -> None:
+    done = subprocess.run([sys.executable, "-c", WITHOUT_TORCH.format(heavy=set(HEAVY))], capture_output=True,
+                          text=True, timeout=300, cwd=tmp_path)
+    lines = done.stdout.splitlines()
+    assert done.returncode == 0 and len(lines) == 3, done.stderr[-800:]
+    assert lines[0].startswith("image image embedding (open_clip) needs the torch extra: pip install 'adamm[torch]'")
+    assert lines[1].startswith("torch the torch text backend needs the torch extra: pip install 'adamm[torch]'")
+    assert lines[2] == "onnx (1, 384)"

