@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from adamm.graphs.ingest import graph as ingest
-from adamm.nodes.backends import backends, reset_backends
+from adamm.nodes.backends import backends
 from adamm.nodes.context import Context
 from adamm.stores.attributes import Known, consolidation
+from adamm.tests.memories import ingested
 
 # (title, genre, format word, stored format, pages)
 BOOKS = [("The Copper Hour", "mystery", "paperback", "paper", 301), ("Salt Roads", "history", "ebook", "ebook", 412),
@@ -45,11 +45,7 @@ def history() -> list[dict[str, Any]]:
 
 @pytest.fixture
 def ctx(db_url: str, tmp_path) -> Iterator[Context]:
-    reset_backends()
-    context = Context(home=str(tmp_path), database_url=db_url, use_retrieval=False)
-    ingest.invoke({"memory_id": "m", "rounds": history()}, context=context)
-    yield context
-    reset_backends()
+    yield from ingested(history(), home=str(tmp_path), database_url=db_url, use_retrieval=False)
 
 
 def test_started_books_and_sessions_each_get_their_table(ctx: Context) -> None:

@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from adamm.graphs.ingest import graph as ingest
-from adamm.nodes.backends import backends, reset_backends
+from adamm.nodes.backends import backends
 from adamm.nodes.context import Context
+from adamm.tests.memories import ingested
 
 READINGS = [(d, 11 + d % 6, 28 + d % 9) for d in range(1, 16)]  # (day, vrell qz, skarn tib)
 PAYMENTS = [(d, 7.5 + d, "Tomlo" if d % 2 else "Brask") for d in (1, 2, 4, 5, 7, 10, 13, 16)]  # (day, EUR, payee)
@@ -38,11 +38,7 @@ def history() -> list[dict[str, Any]]:
 
 @pytest.fixture
 def ctx(db_url: str, tmp_path) -> Iterator[Context]:
-    reset_backends()
-    context = Context(home=str(tmp_path), database_url=db_url, use_retrieval=False)
-    ingest.invoke({"memory_id": "m", "rounds": history()}, context=context)
-    yield context
-    reset_backends()
+    yield from ingested(history(), home=str(tmp_path), database_url=db_url, use_retrieval=False)
 
 
 def test_a_message_with_two_kinds_of_record_writes_a_row_to_each_table(ctx: Context) -> None:
