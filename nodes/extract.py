@@ -147,13 +147,8 @@ def _consolidate_once(sql: SqlStore, memory_id: str, rounds: Sequence[Round]) ->
     sets = sets + [(frozenset(a), 1) for rid, a in fresh.items() if counted.get(rid) is None]
     # Columns of existing tables may merge too: induce_tables folds a table whose column was
     # merged away into the table of the same record type (``_Induction._reconcile``).
-    observations = sql.observations(memory_id)
-    contexts, spans = _record_contexts(observations)
-    records: dict[tuple[str, int], set[str]] = defaultdict(set)
-    for o in observations:
-        records[(o.round_id, o.record)].add(o.attribute)
-    plan = consolidation(known, sets, ranges=sql.value_ranges(memory_id), contexts=contexts, spans=spans,
-                         records=[frozenset(r) for r in records.values()])
+    contexts, spans, records = _record_contexts(sql.observations(memory_id))
+    plan = consolidation(known, sets, ranges=sql.value_ranges(memory_id), contexts=contexts, spans=spans, records=records)
     units = {k.name: k.unit for k in known}
     for source, target in plan.items():
         while target in plan:  # chains: a -> b -> c
@@ -171,10 +166,11 @@ def _consolidate_once(sql: SqlStore, memory_id: str, rounds: Sequence[Round]) ->
     return len(plan)
 
 
-def _record_contexts(observations: Sequence[ObservationRecord]) -> tuple[dict[str, dict[str, float]], dict[str, tuple[float, float]]]:
-    """What each attribute's records say (``context_profiles``) and the middle of its values
-    (20th to 80th percentile): the evidence that two labels with no companion in common are
-    one field."""
+def _record_contexts(observations: Sequence[ObservationRecord]
+                     ) -> tuple[dict[str, dict[str, float]], dict[str, tuple[float, float]], list[frozenset[str]]]:
+    """What each attribute's records say (``context_profiles``), the middle of its values (20th
+    to 80th percentile) and the attribute set of every record: the evidence that two labels
+    with no companion in common are one field."""
     records: dict[tuple[str, int], tuple[set[str], str]] = {}
     values: dict[str, list[float]] = defaultdict(list)
     for o in observations:
@@ -186,7 +182,7 @@ def _record_contexts(observations: Sequence[ObservationRecord]) -> tuple[dict[st
     for a, vs in values.items():
         vs.sort()
         spans[a] = (vs[int(0.2 * (len(vs) - 1))], vs[math.ceil(0.8 * (len(vs) - 1))])
-    return context_profiles(records.values()), spans
+    return context_profiles(records.values()), spans, [frozenset(attrs) for attrs, _ in records.values()]
 
 
 def _resolver(b: Backends, memory_id: str, threshold: float) -> AttributeResolver:

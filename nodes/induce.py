@@ -399,13 +399,9 @@ class _Induction:
         rest_measured = measured - first
         if not rest_measured:
             return [first]
-        rest = attrs - (measured & first)
-        fits = [s for s in self.active if s != first and s & rest_measured and self._fits(rest, s)]
-        if not fits:
-            return [first]
-        second = max(fits, key=lambda s: (len(rest_measured & s), len(rest_measured & s) / max(1, len(self._numeric(s))),
-                                          len(rest & s), len(rest & s) / len(s), self.index.support(s), sorted(s)))
-        return [first, second]
+        second = self._best(attrs - (measured & first), rest_measured,
+                            among=[s for s in self.active if s != first and s & rest_measured])
+        return [first] if second is None else [first, second]
 
     def _rows(self, round_id: str, order: int | None, ts: datetime | None, obs: list[ObservationRecord],
               schema: frozenset[str], best: dict[int, list[frozenset[str]]] | None = None) -> list[dict[str, Any]]:
@@ -500,13 +496,14 @@ class _Induction:
         usual = frozenset(a for a, n in singles.items() if self.ctx.theta_ext_conf * top <= n <= ceiling) or schema
         return matches(attrs, usual, self.ctx.table_match_ratio)
 
-    def _best(self, attrs: frozenset[str], measured: frozenset[str] | None = None) -> frozenset[str] | None:
-        """The one schema a record belongs to: of those it matches, the one sharing most of its
-        measured attributes, then most of all its attributes (then the one it fills best, then
-        the most supported) - a fill-up with an amount goes to the fill-up table, not also to a
-        table of bare amounts, and a started book's size is no reading session for sharing
-        the session's book and format."""
-        fits = [s for s in self.active if self._fits(attrs, s)]
+    def _best(self, attrs: frozenset[str], measured: frozenset[str] | None = None,
+              among: Sequence[frozenset[str]] | None = None) -> frozenset[str] | None:
+        """The one schema a record belongs to: of those it matches (of ``among``, default every
+        active one), the one sharing most of its measured attributes, then most of all its
+        attributes (then the one it fills best, then the most supported) - a fill-up with an
+        amount goes to the fill-up table, not also to a table of bare amounts, and a started
+        book's size is no reading session for sharing the session's book and format."""
+        fits = [s for s in (self.active if among is None else among) if self._fits(attrs, s)]
         if not fits:
             return None
         if measured is None:

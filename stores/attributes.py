@@ -389,12 +389,8 @@ def context_similarity(profiles: Mapping[str, Mapping[str, float]], a: str, b: s
     pa, pb = profiles.get(a), profiles.get(b)
     if not pa or not pb:
         return 0.0
-    own = {w for name in (a, b) for w in expand(name).split()} | {_singular(w) for name in (a, b) for w in expand(name).split()}
-    keys = (set(pa) | set(pb)) - own
-    dot = sum(pa.get(k, 0.0) * pb.get(k, 0.0) for k in keys)
-    na = math.sqrt(sum(pa.get(k, 0.0) ** 2 for k in keys))
-    nb = math.sqrt(sum(pb.get(k, 0.0) ** 2 for k in keys))
-    return dot / (na * nb) if na and nb else 0.0
+    own = {v for name in (a, b) for w in expand(name).split() for v in (w, _singular(w))}
+    return _cosine(Counter({k: v for k, v in pa.items() if k not in own}), Counter({k: v for k, v in pb.items() if k not in own}))
 
 
 #: Companions by name, for two labels with no word in common: most of them the same (two
