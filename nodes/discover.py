@@ -1,11 +1,19 @@
 """Analytic-memory ingestion, step 2b: discover categorical fields over the whole memory.
 
 A round alone cannot tell a field from a phrase: "the gravel bike" is a bike's kind only
-because other records say "the road bike". After a batch is extracted, the slots of the
-memory's records (:class:`adamm.nodes.rules.slots.SlotModel`, fitted on every record's text and
-the labelled text values so far) are read into every record that lacks them - the batch's and,
-when a slot is new or a value newly known, earlier ones too, so what a table holds does not
-depend on where batches were cut. Earlier rounds whose observations change are re-induced by
+because other records say "the road bike". After a batch is extracted, the memory's records
+are read for three kinds of categorical field, each fitted on every record so far:
+
+* slots (:class:`adamm.nodes.rules.slots.SlotModel`): a word the values stand next to;
+* bare terms that take turns (:class:`adamm.nodes.rules.terms.TermFields`): "courgettes",
+  "potatoes", "Oremko" with no word beside them that repeats;
+* labels that are a category's values (:func:`adamm.nodes.rules.terms.labels_as_values`): one
+  measured field written as "Squat 115 kg", "Deadlift 165 kg" - the label each value was
+  written under is kept on its observation, so this holds after labels are merged.
+
+Their values are read into every record that lacks them - the batch's and, when a field is new
+or a value newly known, earlier ones too, so what a table holds does not depend on where
+batches were cut. Earlier rounds whose observations change are re-induced by
 ``induce_tables``, which compares each round's stored observations with the attribute set it
 was counted with (durable state: a resumed run finds them too).
 """
@@ -16,7 +24,9 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 
-from adamm.nodes.rules.slots import SlotModel
+from adamm.nodes.rules.observe import DIMENSION_NAMES, GENERIC_WORDS, MONEY_WORDS, QUALIFIERS
+from adamm.nodes.rules.slots import SlotModel, content_stem
+from adamm.nodes.rules.terms import KIND_WORDS, TermFields, labels_as_values
 from adamm.stores.attributes import AttributeResolver
 from adamm.stores.mining import DEFAULT_CONTEXT_ATTRIBUTES
 from adamm.stores.quantities import snake_case
@@ -26,6 +36,9 @@ from adamm.stores.sql_models import ObservationRecord
 
 __all__ = ["fill_slots"]
 
+#: A measured field's name recorded in at least this many records is the memory's label, never a
+#: category value; a rarer one may be a category word read as a label.
+FIELD_SUPPORT = 5
 #: Marks an observation read from a discovered slot: its source names the slot's field.
 SLOT_SOURCE = "slot"
 
@@ -53,11 +66,18 @@ def fill_slots(sql: SqlStore, memory_id: str, resolver: AttributeResolver, round
     texts = {key: next((o.context for o in group if o.context), "") for key, group in by_record.items()}
     labelled = [(o.attribute, o.value_text) for group in by_record.values() for o in group
                 if o.value_text and o.value_num is None and o.attribute not in DEFAULT_CONTEXT_ATTRIBUTES]
+    # "Squat 115 kg", "Deadlift 165 kg": labels of one measured field that are a category's values
+    categories = _label_categories(by_record, labelled, measured_names)
+    labelled += [(category, value.replace("_", " ")) for category, values in categories.values() for value in values]
     exclude = {w for name in measured_names for w in name.split("_")}
     exclude |= {k.unit for k in measured if k.unit and k.unit.isalpha()}
     exclude |= _app_names(texts.values())
     model = SlotModel().fit([t for t in texts.values() if t], labelled, exclude)
-    if not model.slots_ and not model.values_:
+    terms = _term_fields(sql, memory_id, resolver, rounds, by_record, texts, model, labelled, categories, measured_names)
+    # a slot named by a value of a discovered field ("looked ollun", "rather ollun") is no field
+    values = {k for f in terms.fields_ for k in f.values}
+    model.drop([s.name for s in model.slots_.values() if content_stem(s.name) in values])
+    if not model.slots_ and not model.values_ and not terms.fields_ and not categories:
         return batch, {}
     found: dict[tuple[str, int], list[ObservationRecord]] = {}
     for key, group in by_record.items():
@@ -67,7 +87,10 @@ def fill_slots(sql: SqlStore, memory_id: str, resolver: AttributeResolver, round
         have = [o.attribute for o in group]
         new = []
         stated = {(o.value_text or "").strip().lower() for o in group if o.value_text}
-        for name, value, _a, _b in model.transform(text, have):
+        read = [(categories[o.attribute][0], o.label.replace("_", " ")) for o in group
+                if o.value_num is not None and o.attribute in categories and o.label in categories[o.attribute][1]]
+        read += [(name, value) for name, value, _a, _b in [*model.transform(text, have), *terms.transform(text, have)]]
+        for name, value in read:
             if value.strip().lower() in stated:
                 continue  # a value the record states under a name of its own (merged below, by values)
             attr = _attribute(sql, memory_id, resolver, name)
@@ -115,7 +138,8 @@ def fill_slots(sql: SqlStore, memory_id: str, resolver: AttributeResolver, round
     return out, old
 
 
-_FIELDS = ("memory_id", "round_id", "attribute", "value_num", "value_text", "unit", "raw", "source", "observed_at", "record", "context")
+_FIELDS = ("memory_id", "round_id", "attribute", "value_num", "value_text", "unit", "raw", "source", "observed_at", "record", "context",
+           "label")
 
 
 _APP = re.compile(r"\b([A-Z][\w'’\-]*)\s+app(?:['’]s|s)?\b")
@@ -231,3 +255,124 @@ def _attribute(sql: SqlStore, memory_id: str, resolver: AttributeResolver, name:
     resolver.add(attr, None, None, "text")
     sql.put_attribute(memory_id, attr, unit=None, dimension=None, kind="text")
     return attr
+
+
+#: Labels that qualify a value or name its dimension, never a category's value.
+_IGNORED_LABELS = QUALIFIERS | GENERIC_WORDS | MONEY_WORDS | frozenset(DIMENSION_NAMES.values())
+
+
+#: Memories up to this many records fit their term fields on every record.
+FIT_ALL = 64
+
+
+def fit_prefix(n: int) -> int:
+    """How many of a memory's first ``n`` records the term fields are fitted on: all of a small
+    memory, else the largest power of two not above ``n``. Pure."""
+    return n if n <= FIT_ALL else 1 << (n.bit_length() - 1)
+
+
+def _term_fields(sql: SqlStore, memory_id: str, resolver: AttributeResolver, rounds: Sequence[Round],
+                 by_record: dict[tuple[str, int], list[ObservationRecord]], texts: dict[tuple[str, int], str],
+                 model: SlotModel, labelled: list[tuple[str, str]], categories: dict[str, tuple[str, list[str]]],
+                 measured_names: set[str]) -> TermFields:
+    """Bare recurring terms that take turns ("courgettes", "potatoes"; :class:`TermFields`) over the
+    records of measured values, named by what the memory states or slots with one of them.
+
+    Fitted on the memory's first records, a prefix that doubles (:func:`fit_prefix`): the fields
+    are refitted - and earlier records rewritten - a logarithmic number of times, not every batch,
+    and the prefix is read from durable state (round order), so a resumed run fits the same."""
+    order = {rid: o for rid, (_a, o, _t) in sql.round_attributes(memory_id).items()}
+    order.update({r.round_id: r.order for r in rounds})
+    keys = sorted((key for key in by_record if texts[key] and any(o.value_num is not None for o in by_record[key])),
+                  key=lambda k: (order.get(k[0]) is None, order.get(k[0]) or 0, k))
+    prefix = keys[:fit_prefix(len(keys))]
+    fitted = [texts[key] for key in prefix]
+    # named from the same records, so the fields change only when the prefix does
+    slotted = [(name, value) for t in fitted for name, value, _a, _b in model.transform(t)]
+    stated = [(o.attribute, o.value_text) for key in prefix for o in by_record[key]
+              if o.value_text and o.value_num is None and o.attribute not in DEFAULT_CONTEXT_ATTRIBUTES]
+    stated += [(category, value.replace("_", " ")) for category, values in categories.values() for value in values]
+    # a field's label is known by standing next to its numbers (``terms`` leaves those out), so
+    # the memory's rarer field names are not left out as such: a category word read as a label
+    # ("Oremko thr 14.9") is still that category's value
+    measured = [k for k in resolver.known.values() if k.kind != "text"]
+    held = Counter(o.attribute for group in by_record.values() for o in group if o.value_num is not None)
+    values = {v for _, vs in categories.values() for v in vs}
+    exclude = {k.unit for k in measured if k.unit and k.unit.isalpha()} | _app_names(texts.values())
+    exclude |= {w for k in measured if held[k.name] >= FIELD_SUPPORT and k.name not in values for w in k.name.split("_")}
+    reserved = frozenset({s.name for s in model.slots_.values()} | {a for a, _ in labelled} | measured_names)
+    key = (tuple(fitted), frozenset(exclude), tuple(sorted(set(stated + slotted))), reserved)
+    found = _FITTED.get(key)
+    if found is None:
+        found = TermFields().fit(fitted, resolver.embed, exclude, [*stated, *slotted], reserved=reserved)
+        _FITTED[key] = found
+        while len(_FITTED) > 8:
+            _FITTED.pop(next(iter(_FITTED)))
+    return found
+
+
+#: The last term fields fitted, by everything a fit reads (a pure function of them: the same
+#: prefix of the same memory is fitted once, not once per batch).
+_FITTED: dict[tuple, TermFields] = {}
+
+
+def _label_categories(by_record: dict[tuple[str, int], list[ObservationRecord]], labelled: list[tuple[str, str]],
+                      reserved: set[str]) -> dict[str, tuple[str, list[str]]]:
+    """Measured attributes whose labels are a category's values (``labels_as_values``): attribute
+    -> (the category's name, its values). The name is the field the memory states one of the
+    values for, else the first free generic one."""
+    labels: dict[str, Counter] = defaultdict(Counter)
+    values: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    records: Counter = Counter()
+    for group in by_record.values():
+        for o in group:
+            if o.value_num is not None:
+                records[o.attribute] += 1
+                if o.label:
+                    labels[o.attribute][o.label] += 1
+                    values[o.attribute][o.label].append(o.value_num)
+    owners: dict[str, Counter] = defaultdict(Counter)
+    for attribute, value in labelled:
+        owners[snake_case(value)][attribute] += 1
+    used = set(reserved) | {a for a, _ in labelled}
+    out: dict[str, tuple[str, list[str]]] = {}
+    for attribute in sorted(labels):
+        found = labels_as_values(labels[attribute], records[attribute], _IGNORED_LABELS, values[attribute])
+        if not found:
+            continue
+        votes: Counter = Counter()
+        for v in found:
+            votes.update(owners.get(v, Counter()))
+        name = sorted(votes.items(), key=lambda kv: (-kv[1], kv[0]))[0][0] if votes else \
+            next((w for w in KIND_WORDS if w not in used), None)
+        if name is None:
+            continue
+        used.add(name)
+        out[attribute] = (name, found)
+    return out
+
+
+def rename_category_fields(sql: SqlStore, memory_id: str) -> int:
+    """A measured attribute named after one of its own category values ("pleck" holding the
+    weights of plecks, vorns and skarrows) takes its dimension's name (``weight``) when no other
+    attribute has it. Returns how many."""
+    by_record: dict[tuple[str, int], list[ObservationRecord]] = defaultdict(list)
+    for o in sql.observations(memory_id):
+        if not o.source.startswith(SLOT_SOURCE + ":"):
+            by_record[(o.round_id, o.record)].append(o)
+    attributes = {a.name: a for a in sql.attributes(memory_id)}
+    renamed = 0
+    for attribute, (_category, values) in sorted(_label_categories(by_record, [], set()).items()):
+        a = attributes.get(attribute)
+        if a is None or attribute not in values or not a.dimension:
+            continue
+        target = DIMENSION_NAMES.get(a.dimension)
+        if not target or target == attribute or target in values:
+            continue
+        if target in attributes:
+            continue  # the dimension's name is another field's ("duration" of a night's sleep, not of a meditation)
+        sql.put_attribute(memory_id, target, unit=a.unit, dimension=a.dimension, kind=a.kind)
+        sql.merge_attribute(memory_id, attribute, target)
+        attributes[target] = a
+        renamed += 1
+    return renamed

@@ -25,7 +25,7 @@ from pydantic import BaseModel, Field
 from adamm.nodes.backends import Backends, backends
 from adamm.nodes.context import Context
 from adamm.nodes.cost import timed
-from adamm.nodes.discover import fill_slots
+from adamm.nodes.discover import SLOT_SOURCE, fill_slots, rename_category_fields
 from adamm.nodes.models import ModelOutputError, ModelUnavailableError, invoke
 from adamm.nodes.ocr import ocr_images
 from adamm.nodes.rules.labels import extract_round as extract_labels
@@ -113,6 +113,14 @@ def extract_attributes(state: IngestState, runtime: Runtime[Context]) -> dict[st
             b.sql.add_observations(memory_id, [o for obs in earlier.values() for o in obs], round_ids=sorted(earlier))
         # labels of one field are merged when a new label appears; a batch of known labels has none
         merged = consolidate_attributes(b.sql, memory_id, rounds) if set(resolver.known) - known_before else 0
+        if merged:  # labels merged into one field may be a category's values ("Squat 115 kg", "Bench 90 kg"): read again
+            rename_category_fields(b.sql, memory_id)
+            resolver = _resolver(b, memory_id, ctx.attribute_merge_threshold)
+            stated = [o for o in b.sql.observations(memory_id, [r.round_id for r in rounds]) if not o.source.startswith(SLOT_SOURCE + ":")]
+            records, earlier = fill_slots(b.sql, memory_id, resolver, rounds, stated)
+            b.sql.add_observations(memory_id, records, round_ids=[r.round_id for r in rounds])
+            if earlier:
+                b.sql.add_observations(memory_id, [o for obs in earlier.values() for o in obs], round_ids=sorted(earlier))
         b.sql.add_model_use(memory_id, entries)  # this run's calls only: `adamm stats` shows model_fallbacks
     return {"stored": {"observations": len(records), "extraction_failures": failures, "attributes_merged": merged,
                        "extractor_skipped": gated},
@@ -323,6 +331,7 @@ def _observation(memory_id: str, rnd: Round | None, d: Draft, name: str, known: 
         raw=d.raw[:MAX_VALUE_CHARS * 2], source=d.source[:300],
         observed_at=datetime(d.observed_at.year, d.observed_at.month, d.observed_at.day) if d.observed_at else None,
         record=getattr(d, "record", 0), context=getattr(d, "text", "") or None,
+        label=snake_case(d.label)[:64] or None if d.label else None,
     )
 
 

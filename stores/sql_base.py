@@ -141,7 +141,8 @@ def _add_missing_indexes(conn: Any) -> None:
     for index in RoundRecord.__table__.indexes:  # type: ignore[attr-defined]
         index.create(conn, checkfirst=True)
     quote = conn.dialect.identifier_preparer.quote
-    for model, columns in ((ObservationRecord, (("record", "INTEGER NOT NULL DEFAULT 0"), ("context", "TEXT"))),
+    for model, columns in ((ObservationRecord, (("record", "INTEGER NOT NULL DEFAULT 0"), ("context", "TEXT"),
+                                                ("label", "VARCHAR(64)"))),
                            (RoundRecord, (("stage", "INTEGER NOT NULL DEFAULT 0"),)),
                            (NodeRecord, (("stale", "BOOLEAN NOT NULL DEFAULT FALSE"),))):
         have = {c["name"] for c in inspect(conn).get_columns(model.__tablename__)}

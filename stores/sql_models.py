@@ -79,6 +79,9 @@ class ObservationRecord(SQLModel, table=True):
     """Which record of the round the value belongs to: an app export of three days is three."""
     context: str | None = Field(default=None, sa_column=Column(Text))
     """The record's own words (its sentences, rows and the round's context), kept on its table row."""
+    label: str | None = Field(default=None, max_length=64)
+    """The label the value was written under (``deadlift`` of "Deadlift 165 kg"), snake_case; kept
+    when the attribute is merged, for labels that turn out to be a category's values."""
 
 
 class AttributeSetRecord(SQLModel, table=True):

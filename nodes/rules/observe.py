@@ -125,7 +125,7 @@ MONEY_WORDS = frozenset("total paid pay charged cost costs price amount spent su
 NOT_OBSERVED = frozenset("left remaining remain togo goal target cap limit budget allowance due streak".split())
 
 _ELECTRIC = frozenset({"kWh", "Wh", "MWh", "J", "kJ", "MJ"})
-_DIMENSION_NAMES = {
+DIMENSION_NAMES = {
     "duration": "duration", "distance": "distance", "speed": "speed", "power": "power", "pressure": "pressure",
     "rate": "heart_rate", "percent": "percent", "energy": "calories", "mass": "weight", "volume": "volume",
     "temperature": "temperature", "rating": "rating", "pace": "pace", "concentration": "concentration",
@@ -194,7 +194,7 @@ def _name(sp: Span) -> str | None:
         return snake_case(sp.unit)
     if dim == "energy" and sp.unit in _ELECTRIC:
         return "energy"  # kWh a meter reads, not the calories of a meal
-    return _DIMENSION_NAMES.get(dim)
+    return DIMENSION_NAMES.get(dim)
 
 
 # -- units of text ---------------------------------------------------------------------------
@@ -386,7 +386,7 @@ def _fields(unit: _Unit) -> list[_Field]:
             unit_word = canonical_unit(sp.label) if sp.label.isupper() and sp.label.lower() not in LABELS else None
             if unit_word is not None:  # "KM 58869": the label is the unit
                 sp.unit, sp.dimension, sp.label = unit_word, dimension_of(unit_word), ""
-        if sp.label and sp.dimension in _DIMENSION_NAMES and unit.part == "user_text" and _is_heading(unit.text, sp):
+        if sp.label and sp.dimension in DIMENSION_NAMES and unit.part == "user_text" and _is_heading(unit.text, sp):
             sp.label = ""  # "Audiobook last night: 61 minutes": what the sentence is about, not a field
         of = re.match(r"\s+of\s+([a-z]+(?:\s+[a-z]+){0,2})", unit.text[sp.end:]) if sp.unit and sp.num is not None else None
         if of and not sp.label_after and (not sp.label or _logging_verb(sp.label)) \
@@ -498,7 +498,7 @@ def _bare(sp: Span, name: str) -> str | None:
     words = sp.label.lower().split()
     if words and not set(words) <= QUALIFIERS | MONEY_WORDS:
         return None
-    default = _DIMENSION_NAMES.get(sp.dimension or "")
+    default = DIMENSION_NAMES.get(sp.dimension or "")
     if (sp.dimension or "").startswith("unit:") and not words and sp.unit and name == snake_case(sp.unit):
         return ""  # "704 kn" alone: named by a unit of the memory's own, as "31.2 km" by a known one
     if name != default and not name.startswith(("amount", "price")) and not (default and name.startswith(default + "_")):

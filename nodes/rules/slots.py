@@ -205,6 +205,7 @@ class SlotModel:
         self.owners_: dict[str, set[str]] = {}  #: labelled value -> the attributes it was stated for
         self.stops_: frozenset[str] = frozenset()
         self.labels_: frozenset[str] = frozenset()  #: the memory's field names: a cell holding one is a label
+        self._labelled: list[tuple[str, str]] = []
 
     def fit(self, texts: Iterable[str], labelled: Iterable[tuple[str, str]] = (), exclude: Iterable[str] = ()) -> SlotModel:
         """Learn slots from record texts (one text per record) and the labelled categorical
@@ -226,7 +227,16 @@ class SlotModel:
         self.stops_ = frozenset(s.name for s in self.slots_.values())
         if self.stops_:
             self._fit(texts)
+        self._labelled = labelled
         self._values(labelled)
+        return self
+
+    def drop(self, names: Iterable[str]) -> SlotModel:
+        """The model without the slots of ``names`` (a slot that turned out to be named by
+        another field's value), nor the bare values they taught."""
+        names = set(names)
+        self.slots_ = {key: s for key, s in self.slots_.items() if s.name not in names}
+        self._values(self._labelled)
         return self
 
     def _fit(self, texts: list[str]) -> None:

@@ -1,0 +1,198 @@
+"""Categorical fields whose values stand alone (``nodes/rules/terms.py``): recurring terms that
+take turns, are alike and cover the records. Written with invented words - names, kinds and
+units no list could hold - in three layouts, so only discovered structure can pass. The pure
+parts on their own, the estimator with the packaged text encoder, and a whole memory on SQLite
+and PostgreSQL, asked questions that need the field.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+import pytest
+
+from adamm.graphs.query import graph as query
+from adamm.nodes.backends import backends
+from adamm.nodes.context import Context
+from adamm.nodes.rules.terms import TermFields, _cluster, _context, labels_as_values, terms_of, value_spread
+from adamm.stores.encoders import TextEncoder
+from adamm.tests.memories import ingested
+
+NAMES = ["Oremko", "Vashti", "Tisbel", "Gannow"]
+MOODS = ["brask", "ollun", "quorl"]
+
+
+LAYOUTS = [
+    "Tended {name} tonight, {threnn} qelts, {minutes} min, looked {mood} the whole time.",
+    "{name} — {threnn} qelts · {minutes} min · {mood}",
+    "Quick one with {name}: {minutes} min, {threnn} qelts, sael: {mood}.",
+    "{threnn} qelts for {name} after {minutes} min; {mood} again.",
+    "Spent {minutes} min on {name} this evening ({threnn} qelts), all {mood}.",
+    "A {mood} one from {name}: {threnn} qelts, {minutes} min.",
+]
+
+
+def log(n: int = 36, seed: int = 3) -> list[tuple[int, str, str, float, int, str]]:
+    """(day, name, mood, threnn in qelts, minutes, text): one tending per day in six layouts; the
+    name and the mood are never labelled, nor written next to the same word each time."""
+    rng = random.Random(seed)
+    out = []
+    for i in range(n):
+        name, mood = NAMES[i % 4], MOODS[(i * 7 // 4) % 3]
+        threnn, minutes = round(rng.uniform(8, 19), 1), rng.randrange(10, 60)
+        text = LAYOUTS[(i * 5) % len(LAYOUTS)].format(name=name, mood=mood, threnn=threnn, minutes=minutes)
+        out.append((1 + i, name, mood, threnn, minutes, text[0].upper() + text[1:]))
+    return out
+
+
+def test_terms_are_runs_of_content_words() -> None:
+    keys = {t.key for t in terms_of("Picked 3 courgettes from the bottom bed, 887g.")}
+    assert {"courgette", "bottom", "bed", "bottom bed"} <= keys
+    assert "picked" in keys  # capitalised: it may be a name; a verb's ending rules out only lower case
+    assert not any(k in keys for k in ("the", "from", "3", "887g"))
+    assert "watering" not in {t.key for t in terms_of("then watering again")}  # a verb alone is no category
+    assert "raised bed" in {t.key for t in terms_of("the raised bed")}  # ... but part of one may be
+
+
+def test_context_is_the_neighbouring_tokens() -> None:
+    text = "Vashti — 13.9 qelts"
+    assert _context(text, 0, 6) == ("^", "—")
+    assert _context(text, text.index("qelts"), len(text)) == ("#", "$")
+
+
+def test_cluster_joins_alike_terms_that_take_turns_only() -> None:
+    likeness = np.array([[1, .9, .9, .9], [.9, 1, .9, .9], [.9, .9, 1, .9], [.9, .9, .9, 1]])
+    expected = np.full((4, 4), 5.0)
+    apart = np.zeros((4, 4), dtype=bool)
+    apart[0, 3] = apart[3, 0] = True  # 0 and 3 share records
+    groups = _cluster(likeness, expected, apart)
+    assert groups == [[0, 1, 2]]
+    assert _cluster(likeness, np.full((4, 4), 0.2), np.zeros((4, 4), dtype=bool)) == []  # rare words apart say nothing
+    assert _cluster(np.full((4, 4), 0.1), expected, np.zeros((4, 4), dtype=bool)) == []  # unlike words are no field
+
+
+@pytest.fixture(scope="module")
+def encoder() -> TextEncoder:
+    return TextEncoder()
+
+
+def test_fit_finds_the_names_and_the_moods(encoder: TextEncoder) -> None:
+    texts = [t for *_, t in log()]
+    model = TermFields().fit(texts, encoder.encode, exclude=["qelts", "min"])
+    fields = {frozenset(f.values): f.name for f in model.fields_}
+    names = frozenset(n.lower() for n in NAMES)
+    assert fields.get(names) == "name"  # written capitalised
+    # lower-case words that take turns are a field only once the memory names one of them
+    assert frozenset(MOODS) not in fields
+    # a label the memory gives one of the values names the field
+    named = TermFields().fit(texts, encoder.encode, exclude=["qelts", "min"], named=[("sael", "ollun")])
+    assert {f.name for f in named.fields_} >= {"sael", "name"}
+    got = {a: v for a, v, _, _ in named.transform("Gannow — 12.2 qelts · 14 min · quorl")}
+    assert got == {"name": "Gannow", "sael": "quorl"}
+    assert named.transform("Gannow — 12.2 qelts", have=["name"]) == []
+
+
+def test_no_encoder_or_too_few_records_learn_nothing(encoder: TextEncoder) -> None:
+    texts = [t for *_, t in log()]
+    assert TermFields().fit(texts, None).fields_ == []
+    assert TermFields().fit(texts[:3], encoder.encode).fields_ == []
+
+
+def rounds() -> list[dict[str, Any]]:
+    return [{"round_id": f"t{day}", "session_id": f"s{day}", "timestamp": f"2025-03-{day:02d}T20:00:00",
+             "user_text": text, "assistant_text": "Logged."} for day, *_, text in log(28)]
+
+
+@pytest.fixture
+def ctx(db_url: str, tmp_path) -> Iterator[Context]:
+    yield from ingested(rounds(), home=str(tmp_path), database_url=db_url, use_retrieval=False)
+
+
+def test_bare_names_and_kinds_become_columns_and_answer(ctx: Context) -> None:
+    sql = backends(ctx).sql
+    tables = sql.tables("m")
+    assert len(tables) == 1
+    rows = {r["source"]: r for r in sql.select_rows("m", tables[0].name)}
+    texts = [c.name for c in tables[0].columns if c.type == "text"]
+    truth = log(28)
+    name_col = next(c for c in texts if {str(r.get(c)) for r in rows.values()} >= set(NAMES))
+    mood_col = next(c for c in texts if {str(r.get(c)).lower() for r in rows.values()} >= set(MOODS))
+    assert all(rows[f"t{day}"][name_col] == name for day, name, *_ in truth)
+    assert all(str(rows[f"t{day}"][mood_col]).lower() == mood for day, _, mood, *_ in truth)
+    answer = query.invoke({"memory_id": "m", "question": "How many times did I tend Vashti?", "now": "2025-04-01T09:00:00"},
+                          context=ctx)["answer"]
+    assert re.match(r"\s*7\b", answer), answer
+    want = round(sum(t for _, n, _, t, *_ in truth if n == "Tisbel") / 7, 2)
+    answer = query.invoke({"memory_id": "m", "question": "What was Tisbel's average threnn?", "now": "2025-04-01T09:00:00"},
+                          context=ctx)["answer"]
+    assert float(re.search(r"\d+(?:\.\d+)?", answer).group()) == pytest.approx(want, abs=0.01), answer
+
+
+@pytest.mark.parametrize(("labels", "records", "values"), [
+    (Counter({"vorn": 6, "pleck": 5, "skarrow": 4}), 15, ["pleck", "skarrow", "vorn"]),   # three lifts, one weight
+    (Counter({"sleep": 12, "slept": 2}), 14, []),                                           # a name and its variant
+    (Counter({"time": 9, "moving_time": 2, "elapsed": 2}), 14, []),                         # one label most of the time
+    (Counter({"vorn": 2, "pleck": 2, "skarrow": 2, **{f"w{i}": 1 for i in range(8)}}), 20, []),  # mostly said once
+    (Counter({"vorn": 6, "pleck": 5, "once": 1}), 12, []),                                  # two recurring labels: no category yet
+    (Counter({"asc": 9, "elevation_gain": 5, "climbing": 4, "climbed": 3}), 21, []),          # one word inflected: a name
+])
+def test_labels_are_values_when_several_take_turns(labels: Counter, records: int, values: list[str]) -> None:
+    assert labels_as_values(labels, records) == values
+
+
+def test_labels_of_one_quantity_are_no_category() -> None:
+    """A night's sleep as "sleep", "slept", "watch": the same hours whatever the label."""
+    labels = Counter({"sleep": 6, "slept": 5, "watch": 4})
+    same = {"sleep": [7.0, 6.5, 8.0, 7.5, 6.0, 7.2], "slept": [7.1, 6.8, 7.9, 6.2, 7.4], "watch": [6.9, 7.3, 7.7, 6.4]}
+    apart = {"sleep": [70.0, 72.0, 75.0, 71.0, 69.0, 73.0], "slept": [120.0, 118.0, 125.0, 121.0, 119.0], "watch": [160.0, 165.0, 158.0, 162.0]}
+    assert value_spread(same) < 0.3 < value_spread(apart)
+    assert labels_as_values(labels, 15, values=same) == []
+    assert labels_as_values(labels, 15, values=apart) == ["sleep", "slept", "watch"]
+
+
+LIFTS = ["Vorn", "Pleck", "Skarrow"]
+
+
+def lift_rounds(n: int = 24) -> list[dict[str, Any]]:
+    """A lifting log in invented words where the lift is written as the weight's label."""
+    rng = random.Random(5)
+    out = []
+    for i in range(n):
+        lift, grunt = LIFTS[i % 3], rng.randrange(5, 10)
+        kg = (60, 110, 160)[i % 3] + 5 * rng.randrange(0, 6)  # each lift has its own range
+        text = [f"{lift} {kg} kg, grunt {grunt}.", f"Today {lift.lower()}: {kg} kg (grunt {grunt})",
+                f"{lift} — {kg} kg — grunt {grunt}"][(i // 3) % 3]
+        out.append({"round_id": f"l{i}", "session_id": f"s{i}", "timestamp": f"2025-04-{1 + i:02d}T18:00:00",
+                    "user_text": text, "assistant_text": "Logged.", "lift": lift, "kg": kg})
+    return out
+
+
+@pytest.fixture
+def lifts(db_url: str, tmp_path) -> Iterator[Context]:
+    yield from ingested([{k: v for k, v in r.items() if k not in ("lift", "kg")} for r in lift_rounds()],
+                        home=str(tmp_path), database_url=db_url, use_retrieval=False)
+
+
+def test_labels_that_take_turns_become_a_category_column(lifts: Context) -> None:
+    sql = backends(lifts).sql
+    truth = {r["round_id"]: r for r in lift_rounds()}
+    cells = {}
+    for t in sql.tables("m"):
+        for row in sql.select_rows("m", t.name):
+            texts = {str(row[c.name]).lower() for c in t.columns if c.type == "text" and row.get(c.name)}
+            cells[row["source"]] = texts
+    labelled = [rid for rid, r in truth.items() if r["lift"].lower() in cells.get(rid, set())]
+    assert len(labelled) == len(truth), sorted(set(truth) - set(labelled))
+    # ... and the planner filters by it: a lift named in a question is a stored value
+    vorn = [r["kg"] for r in lift_rounds() if r["lift"] == "Vorn"]
+    answer = query.invoke({"memory_id": "m", "question": "What was my heaviest vorn?", "now": "2025-05-01T09:00:00"},
+                          context=lifts)["answer"]
+    assert float(re.search(r"\d+(?:\.\d+)?", answer).group()) == max(vorn), answer
+    answer = query.invoke({"memory_id": "m", "question": "How many times did I do skarrow?", "now": "2025-05-01T09:00:00"},
+                          context=lifts)["answer"]
+    assert re.match(r"\s*8\b", answer), answer
