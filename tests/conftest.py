@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 import tempfile
 import uuid
 from collections.abc import Iterator
@@ -47,8 +48,51 @@ def _isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[
     data = tmp_path / "adamm-home"
     monkeypatch.setenv("ADAMM_HOME", str(data))
     reset_backends()
+    opened = _chroma_systems()
     yield data
     reset_backends()
+    _release(opened, tmp_path)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _module_resources(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """What a module's fixtures opened is released when the module ends (see ``_release``)."""
+    opened = _chroma_systems()
+    yield
+    from adamm.nodes.backends import reset_backends
+
+    reset_backends()
+    _release(opened, tmp_path_factory.getbasetemp())
+
+
+def _chroma_systems() -> set[str]:
+    """The embedded Chroma systems open in this process (by their directory), if Chroma is loaded."""
+    shared = sys.modules.get("chromadb.api.shared_system_client")
+    return set(shared.SharedSystemClient._identifier_to_system) if shared is not None else set()
+
+
+def _release(kept: set[str], under: Path) -> None:
+    """Stop the Chroma systems opened since ``kept`` was taken, and drop the cached encoders
+    whose model files lie under ``under``.
+
+    ``reset_backends`` closes the SQL stores but leaves Chroma's process-wide system for every
+    directory running (with its index in memory), and the encoder cache keeps every model a
+    test loaded from its own files; over a run that grew the test process by gigabytes. A
+    later test that opens the same directory again gets a new system, loaded from disk. The
+    suite-wide text model (``MODEL_CACHE``) stays cached.
+    """
+    shared = sys.modules.get("chromadb.api.shared_system_client")
+    if shared is not None:
+        systems = shared.SharedSystemClient
+        for identifier in [i for i in systems._identifier_to_system if i not in kept]:
+            system = systems._identifier_to_system.pop(identifier)
+            systems._identifier_to_refcount.pop(identifier, None)
+            system.stop()
+    backends = sys.modules.get("adamm.nodes.backends")
+    if backends is not None:
+        prefix = str(under)
+        for key in [k for k in backends._ENCODERS if any(isinstance(p, str) and p.startswith(prefix) for p in k)]:
+            del backends._ENCODERS[key]
 
 
 @pytest.fixture
