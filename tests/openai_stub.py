@@ -7,7 +7,8 @@ the client asked for; in JSON mode, the schema the prompt names), a JSON payload
 of the request that returns one; a reply with no schema asked for is the script's ``""`` entry
 (a string is sent as the content).
 
-``fault`` makes every request misbehave: ``500``, ``429``, ``401`` (HTTP errors),
+``fault`` makes every request misbehave: ``500``, ``429``, ``401`` (HTTP errors; the first two
+with ``Retry-After-Ms: 1``, so the client's retries come at once),
 ``malformed`` (a body that is not JSON), ``truncated`` (the reply cut off at the token limit,
 mid-JSON), ``ignore_schema`` (prose instead of the structured output), ``echo`` (the model
 obeys a prompt injection: it replies with the first JSON object written in the prompt's last
@@ -29,6 +30,10 @@ from typing import Any
 
 FAULTS = ("500", "429", "401", "malformed", "truncated", "ignore_schema", "echo")
 REQUEST_KINDS = ("json_schema", "json_object", "tools")
+#: Errors the OpenAI client retries: the stub asks for the retry at once (``Retry-After-Ms``, which
+#: the client honours as a server's wish), so a client still makes every retry it would make, but
+#: a test does not sleep through its exponential backoff.
+RETRY_NOW = (429, 500)
 
 
 class _QuietServer(ThreadingHTTPServer):
@@ -69,6 +74,8 @@ class OpenAIStub:
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(body)))
+                if status in RETRY_NOW:
+                    self.send_header("Retry-After-Ms", "1")
                 self.end_headers()
                 self.wfile.write(body)
 
@@ -92,7 +99,8 @@ class OpenAIStub:
 
         self.server = _QuietServer(("127.0.0.1", 0), Handler)
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
-        self._thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        # a short poll: leaving the ``with`` block waits for the serving loop to notice the shutdown
+        self._thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)
 
     def __enter__(self) -> "OpenAIStub":
         self._thread.start()
