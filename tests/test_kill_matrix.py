@@ -93,6 +93,7 @@ def history() -> list[dict[str, Any]]:
 ZYGOTE = r'''
 import json, os, sys, traceback
 import adamm.cli, adamm.formats, adamm.graphs.forget, adamm.graphs.ingest, adamm.memory  # what a run spends seconds importing
+import chromadb.api.rust, psycopg  # the stores' clients, imported on a run's first write (no threads, unlike onnxruntime's)
 from adamm.stores import crash
 
 for line in sys.stdin:
