@@ -99,7 +99,7 @@ def _start(name: str, cmd: list[str], workdir: Path, env: dict[str, str], url: s
                 pass
             if time.monotonic() > deadline:
                 raise RuntimeError(f"{name} did not answer {probe} within {STARTUP_TIMEOUT} s")
-            time.sleep(0.5)
+            time.sleep(0.1)
     except BaseException as exc:
         server.stop()
         pytest.fail(server.explain(str(exc)), pytrace=False)

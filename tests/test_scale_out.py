@@ -191,7 +191,7 @@ def test_two_server_processes_ingest_at_once_into_a_fresh_database(home: Path, t
     """What several LangGraph server workers do on their first day: each process opens the
     same empty database and Chroma server (schema creation included) and ingests its memory."""
     work = {"erin": sleep_rounds("erin", BOB_NIGHTS[:5]), "frank": [*sleep_rounds("frank", BOB_NIGHTS), BOB_CHAT]}
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ADAMM_")}
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ADAMM_") or k == "ADAMM_MODEL_CACHE"}  # the suite's ONNX export
     env.update(ADAMM_HOME=str(home), ADAMM_DATABASE_URL=pg_url, ADAMM_CHROMA_URL=chroma_url)
     procs = {}
     for memory_id, rounds in work.items():
