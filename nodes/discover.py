@@ -27,7 +27,7 @@ from collections.abc import Iterable, Sequence
 from adamm.nodes.rules.observe import DIMENSION_NAMES, GENERIC_WORDS, MONEY_WORDS, QUALIFIERS
 from adamm.nodes.rules.slots import SlotModel, content_stem
 from adamm.nodes.rules.terms import KIND_WORDS, TermFields, labels_as_values
-from adamm.stores.attributes import AttributeResolver
+from adamm.stores.attributes import AttributeResolver, Known
 from adamm.stores.mining import DEFAULT_CONTEXT_ATTRIBUTES
 from adamm.stores.quantities import snake_case
 from adamm.stores.records import Round
@@ -64,16 +64,16 @@ def fill_slots(sql: SqlStore, memory_id: str, resolver: AttributeResolver, round
     by_record = {key: [o for o in group if not _is_label(o, measured_names)] for key, group in by_record.items()}
     batch = [o for o in batch if not _is_label(o, measured_names)]
     texts = {key: next((o.context for o in group if o.context), "") for key, group in by_record.items()}
-    labelled = [(o.attribute, o.value_text) for group in by_record.values() for o in group
-                if o.value_text and o.value_num is None and o.attribute not in DEFAULT_CONTEXT_ATTRIBUTES]
+    labelled = _stated(by_record.values())
     # "Squat 115 kg", "Deadlift 165 kg": labels of one measured field that are a category's values
     categories = _label_categories(by_record, labelled, measured_names)
-    labelled += [(category, value.replace("_", " ")) for category, values in categories.values() for value in values]
-    exclude = {w for name in measured_names for w in name.split("_")}
-    exclude |= {k.unit for k in measured if k.unit and k.unit.isalpha()}
-    exclude |= _app_names(texts.values())
+    labelled += _category_values(categories)
+    # units and app names neither name nor fill a category; nor, for slots, any measured field's name
+    units = {k.unit for k in measured if k.unit and k.unit.isalpha()} | _app_names(texts.values())
+    exclude = {w for name in measured_names for w in name.split("_")} | units
     model = SlotModel().fit([t for t in texts.values() if t], labelled, exclude)
-    terms = _term_fields(sql, memory_id, resolver, rounds, by_record, texts, model, labelled, categories, measured_names)
+    terms = _term_fields(sql, memory_id, resolver, rounds, by_record, texts, model, labelled, categories,
+                         measured, measured_names, units)
     # a slot named by a value of a discovered field ("looked ollun", "rather ollun") is no field
     values = {k for f in terms.fields_ for k in f.values}
     model.drop([s.name for s in model.slots_.values() if content_stem(s.name) in values])
@@ -257,6 +257,17 @@ def _attribute(sql: SqlStore, memory_id: str, resolver: AttributeResolver, name:
     return attr
 
 
+def _stated(groups: Iterable[list[ObservationRecord]]) -> list[tuple[str, str]]:
+    """The (attribute, value) pairs of the text values records state themselves."""
+    return [(o.attribute, o.value_text) for group in groups for o in group
+            if o.value_text and o.value_num is None and o.attribute not in DEFAULT_CONTEXT_ATTRIBUTES]
+
+
+def _category_values(categories: dict[str, tuple[str, list[str]]]) -> list[tuple[str, str]]:
+    """The (category, value) pairs of labels that are a category's values, as words."""
+    return [(category, value.replace("_", " ")) for category, values in categories.values() for value in values]
+
+
 #: Labels that qualify a value or name its dimension, never a category's value.
 _IGNORED_LABELS = QUALIFIERS | GENERIC_WORDS | MONEY_WORDS | frozenset(DIMENSION_NAMES.values())
 
@@ -274,7 +285,7 @@ def fit_prefix(n: int) -> int:
 def _term_fields(sql: SqlStore, memory_id: str, resolver: AttributeResolver, rounds: Sequence[Round],
                  by_record: dict[tuple[str, int], list[ObservationRecord]], texts: dict[tuple[str, int], str],
                  model: SlotModel, labelled: list[tuple[str, str]], categories: dict[str, tuple[str, list[str]]],
-                 measured_names: set[str]) -> TermFields:
+                 measured: list[Known], measured_names: set[str], units: set[str]) -> TermFields:
     """Bare recurring terms that take turns ("courgettes", "potatoes"; :class:`TermFields`) over the
     records of measured values, named by what the memory states or slots with one of them.
 
@@ -289,17 +300,13 @@ def _term_fields(sql: SqlStore, memory_id: str, resolver: AttributeResolver, rou
     fitted = [texts[key] for key in prefix]
     # named from the same records, so the fields change only when the prefix does
     slotted = [(name, value) for t in fitted for name, value, _a, _b in model.transform(t)]
-    stated = [(o.attribute, o.value_text) for key in prefix for o in by_record[key]
-              if o.value_text and o.value_num is None and o.attribute not in DEFAULT_CONTEXT_ATTRIBUTES]
-    stated += [(category, value.replace("_", " ")) for category, values in categories.values() for value in values]
+    stated = _stated(by_record[key] for key in prefix) + _category_values(categories)
     # a field's label is known by standing next to its numbers (``terms`` leaves those out), so
     # the memory's rarer field names are not left out as such: a category word read as a label
     # ("Oremko thr 14.9") is still that category's value
-    measured = [k for k in resolver.known.values() if k.kind != "text"]
     held = Counter(o.attribute for group in by_record.values() for o in group if o.value_num is not None)
     values = {v for _, vs in categories.values() for v in vs}
-    exclude = {k.unit for k in measured if k.unit and k.unit.isalpha()} | _app_names(texts.values())
-    exclude |= {w for k in measured if held[k.name] >= FIELD_SUPPORT and k.name not in values for w in k.name.split("_")}
+    exclude = units | {w for k in measured if held[k.name] >= FIELD_SUPPORT and k.name not in values for w in k.name.split("_")}
     reserved = frozenset({s.name for s in model.slots_.values()} | {a for a, _ in labelled} | measured_names)
     key = (tuple(fitted), frozenset(exclude), tuple(sorted(set(stated + slotted))), reserved)
     found = _FITTED.get(key)

@@ -107,24 +107,29 @@ def extract_attributes(state: IngestState, runtime: Runtime[Context]) -> dict[st
                     drafts = _rules_extract(ctx, rnd, ocr[rnd.round_id])
                 records.extend(canonicalize(b.sql, memory_id, resolver, rnd, drafts))
         gated = len(rounds) - len(asked) if ctx.extractor != "rules" else 0
-        records, earlier = fill_slots(b.sql, memory_id, resolver, rounds, records)
-        b.sql.add_observations(memory_id, records, round_ids=[r.round_id for r in rounds])
-        if earlier:  # earlier records that a slot discovered now describes: induce_tables re-counts them
-            b.sql.add_observations(memory_id, [o for obs in earlier.values() for o in obs], round_ids=sorted(earlier))
+        records = _fill_and_store(b, memory_id, resolver, rounds, records)
         # labels of one field are merged when a new label appears; a batch of known labels has none
         merged = consolidate_attributes(b.sql, memory_id, rounds) if set(resolver.known) - known_before else 0
         if merged:  # labels merged into one field may be a category's values ("Squat 115 kg", "Bench 90 kg"): read again
             rename_category_fields(b.sql, memory_id)
             resolver = _resolver(b, memory_id, ctx.attribute_merge_threshold)
             stated = [o for o in b.sql.observations(memory_id, [r.round_id for r in rounds]) if not o.source.startswith(SLOT_SOURCE + ":")]
-            records, earlier = fill_slots(b.sql, memory_id, resolver, rounds, stated)
-            b.sql.add_observations(memory_id, records, round_ids=[r.round_id for r in rounds])
-            if earlier:
-                b.sql.add_observations(memory_id, [o for obs in earlier.values() for o in obs], round_ids=sorted(earlier))
+            records = _fill_and_store(b, memory_id, resolver, rounds, stated)
         b.sql.add_model_use(memory_id, entries)  # this run's calls only: `adamm stats` shows model_fallbacks
     return {"stored": {"observations": len(records), "extraction_failures": failures, "attributes_merged": merged,
                        "extractor_skipped": gated},
             "cost": [cost.to_dict(), *entries]}
+
+
+def _fill_and_store(b: Backends, memory_id: str, resolver: AttributeResolver, rounds: Sequence[Round],
+                    records: list[ObservationRecord]) -> list[ObservationRecord]:
+    """The batch's observations with the discovered fields' values (``fill_slots``), stored, and
+    the earlier rounds they now describe rewritten (``induce_tables`` re-counts them)."""
+    records, earlier = fill_slots(b.sql, memory_id, resolver, rounds, records)
+    b.sql.add_observations(memory_id, records, round_ids=[r.round_id for r in rounds])
+    if earlier:
+        b.sql.add_observations(memory_id, [o for obs in earlier.values() for o in obs], round_ids=sorted(earlier))
+    return records
 
 
 def consolidate_attributes(sql: SqlStore, memory_id: str, rounds: Sequence[Round]) -> int:

@@ -113,7 +113,7 @@ def terms_of(text: str, exclude: frozenset[str] = frozenset()) -> tuple[Term, ..
     words = list(_WORD.finditer(text))
     runs: list[list[re.Match[str]]] = []
     current: list[re.Match[str]] = []
-    for i, w in enumerate(words):
+    for w in words:
         ok = is_content_word(w.group()) and content_stem(w.group()) not in exclude and not any(ch.isdigit() for ch in w.group())
         joined = bool(current) and re.fullmatch(r"[ \t]+|-", text[current[-1].end():w.start()]) is not None
         if ok and (not current or joined):
@@ -312,18 +312,16 @@ class TermFields:
         for attribute, value in named:
             if attribute not in GENERIC_NAMES:  # a layout's unnamed cell ("kind") names nothing
                 owners[" ".join(content_stem(w) for w in value.split())][attribute] += 1
-        owner = [owners[k].most_common(1)[0][0] if owners.get(k) else None for k in keys]
+        owner = np.array([owners[k].most_common(1)[0][0] if owners.get(k) else "" for k in keys], dtype=object)
         sets = [occurs[k] for k in keys]
         incidence = np.zeros((len(keys), len(texts)), dtype=np.float32)
         for i, rs in enumerate(sets):
             incidence[i, sorted(rs)] = 1.0
         both = incidence @ incidence.T  # records two terms share
         apart = both > TOGETHER * np.minimum.outer(counts, counts)
-        for i in range(len(keys)):
-            for j in range(i + 1, len(keys)):
-                # values the memory states for two different fields are never one field's
-                if owner[i] and owner[j] and owner[i] != owner[j]:
-                    apart[i, j] = apart[j, i] = True
+        # values the memory states for two different fields are never one field's
+        stated = owner != ""
+        apart |= stated[:, None] & stated[None, :] & (owner[:, None] != owner[None, :])
         kept = []
         for group in _cluster(likeness, expected, apart):
             group = _pruned(group, likeness, counts)
@@ -340,7 +338,9 @@ class TermFields:
         voted = [(self._voted(values, owners, totals), values, n, cover, cohesion) for values, n, cover, cohesion in kept]
         used = {name for name, *_ in voted if name} | set(reserved)
         for name, values, n, cover, cohesion in sorted(voted, key=lambda v: (v[0] is None, -v[3], sorted(v[1]))):
-            if name is not None and not any(f.name == name for f in self.fields_):
+            if name is not None and any(f.name == name for f in self.fields_):
+                name = None  # a name an earlier (wider) field took: this one is unnamed
+            if name is not None:
                 # a field the memory names keeps its stated values and the values like them, not
                 # whatever else took turns with them
                 owned = [index[k] for k in values if self._voted({k: values[k]}, owners) == name]
@@ -350,7 +350,7 @@ class TermFields:
                     n = {k: c for k, c in n.items() if k in values}
                 if len(values) < 2:
                     continue
-            if name is None or any(f.name == name for f in self.fields_):
+            if name is None:
                 if sum(1 for c in n.values() if c >= STRONG_COUNT) < 3 or cohesion < UNNAMED_COHESION \
                         or cover < UNNAMED_COVER * len(texts):
                     continue
