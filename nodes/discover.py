@@ -306,7 +306,8 @@ def _term_fields(sql: SqlStore, memory_id: str, resolver: AttributeResolver, rou
     # ("Oremko thr 14.9") is still that category's value
     held = Counter(o.attribute for group in by_record.values() for o in group if o.value_num is not None)
     values = {v for _, vs in categories.values() for v in vs}
-    exclude = units | {w for k in measured if held[k.name] >= FIELD_SUPPORT and k.name not in values for w in k.name.split("_")}
+    exclude = units | {w for k in measured if held[k.name] >= FIELD_SUPPORT and k.name not in values and k.dimension is not None
+                       for w in k.name.split("_")}
     reserved = frozenset({s.name for s in model.slots_.values()} | {a for a, _ in labelled} | measured_names)
     key = (tuple(fitted), frozenset(exclude), tuple(sorted(set(stated + slotted))), reserved)
     found = _FITTED.get(key)

@@ -70,6 +70,7 @@ __all__ = [
     "convert",
     "dimension_of",
     "find_quantities",
+    "mixed_units",
     "parse_quantity",
     "snake_case",
 ]
@@ -273,7 +274,9 @@ def convert(value: float, from_unit: str, to_unit: str) -> float:
 
 # -- the scanner --------------------------------------------------------------------------
 
-_NUM = r"(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
+#: Vulgar fractions written as one character ("3½ oz", "½ hour"), and their values.
+FRACTIONS = {"½": 0.5, "¼": 0.25, "¾": 0.75, "⅓": 1 / 3, "⅔": 2 / 3, "⅛": 0.125, "⅜": 0.375, "⅝": 0.625, "⅞": 0.875}
+_NUM = (r"(?:\d{0,4}[" + "".join(FRACTIONS) + r"]|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)")
 _SIGN = r"[+\-\u2212]"
 #: Numbers written as words, read by the question scanner and the span model alike.
 WORD_NUMBERS = {
@@ -334,7 +337,7 @@ _WORD_ALT = (r"""(?P<word>(?<![\w-])(?=[A-Za-z])(?P<w_num>(?i:"""
 # A value never spans lines: "\s" in these patterns is horizontal space only (_horizontal).
 _SCAN_SOURCE = (
     r"""
-    (?:(?=[\d$€£¥₹₩₽+\-\u2212.UCAH])|(?<![\w])(?=[UEGJCRIAKHotfsenOTFSEN]))
+    (?:(?=[\d$€£¥₹₩₽+\-\u2212.UCAH½¼¾⅓⅔⅛⅜⅝⅞])|(?<![\w])(?=[UEGJCRIAKHotfsenOTFSEN]))
     (?:
     (?P<skip_date>(?<![\w.])\d{4}[-/.]\d{1,2}[-/.]\d{1,2}(?:[T\ ]\d{1,2}:\d{2}(?::\d{2})?)?(?![\w])
         |(?<![\w.])\d{1,2}/\d{1,2}/\d{2,4}(?![\w/])
@@ -370,11 +373,13 @@ def _horizontal(pattern: str) -> str:
 
 _SCAN = re.compile(_horizontal(_SCAN_SOURCE), re.VERBOSE)
 #: Texts with no digit and no currency sign can only hold spelled-out numbers.
-_ANY_NUMERIC = re.compile(r"[\d$€£¥₹₩₽元円]")
+_ANY_NUMERIC = re.compile(r"[\d$€£¥₹₩₽元円½¼¾⅓⅔⅛⅜⅝⅞]")
 _WORDS_ONLY = re.compile(_horizontal(_WORD_ALT), re.VERBOSE)
 
 
 def _num(text: str) -> float:
+    if text and text[-1] in FRACTIONS:
+        return float(text[:-1] or 0) + FRACTIONS[text[-1]]
     return float(text.replace(",", ""))
 
 
@@ -472,7 +477,63 @@ def find_quantities(text: str, *, clock_as: str = "hm") -> list[tuple[int, int, 
         q = _from_match(m, clock_as)
         if q is not None and math.isfinite(q.value):
             out.append((m.start(), m.end(), q))
+    return _join_parts(text, out) if len(out) > 1 else out
+
+
+#: Dimensions whose values are written in two units at once ("9 lb 11 oz", "5 ft 11 in",
+#: "2 days 3 hours"); counts, currencies, percentages and temperatures never are.
+_MIXED_DIMENSIONS = frozenset({"mass", "distance", "duration", "volume"})
+PART_GAP = re.compile(r"[ \t\u00a0\u202f]{0,2}(?:and[ \t]+)?")
+_INCHES_AFTER = re.compile(r"[ \t]?(?:in\b|\")")
+
+
+def _join_parts(text: str, found: list[tuple[int, int, Quantity]]) -> list[tuple[int, int, Quantity]]:
+    """Values written in two units of one dimension, the larger first, as ONE value: "9 lb 11
+    oz" is 9.6875 lb, "5 ft 11 in" 5.917 ft, "1h 10" 1.167 h (minutes after the hours, their
+    unit left out). The second part must be less than one of the first's unit and the first a
+    whole number - "2 kg 300 g" is one weight, "2.5 kg 300 g" two."""
+    out: list[tuple[int, int, Quantity]] = []
+    for start, end, q in found:
+        if out:
+            p_start, p_end, p = out[-1]
+            joined = _joined(text, p, q, p_end, start, end)
+            if joined is not None:
+                out[-1] = (p_start, joined[0], _mk(joined[1], p.unit, text[p_start:joined[0]]))
+                continue
+        out.append((start, end, q))
     return out
+
+
+def _joined(text: str, big: Quantity, small: Quantity, gap_start: int, start: int, end: int) -> tuple[int, float] | None:
+    """(end, value) of ``big`` followed by ``small`` read as one value, else None."""
+    if big.unit is None or big.dimension not in _MIXED_DIMENSIONS or not PART_GAP.fullmatch(text[gap_start:start]):
+        return None
+    unit = small.unit
+    if unit is None:
+        if big.unit == "ft" and _INCHES_AFTER.match(text, end):
+            unit, end = "in", _INCHES_AFTER.match(text, end).end()  # type: ignore[union-attr]
+        elif big.unit == "h" and re.fullmatch(r"[0-5]\d", small.raw):
+            unit = "min"  # "1h 10": the minutes after the hours, as a clock writes them
+        else:
+            return None
+    value = mixed_units(big.value, big.unit, small.value, unit)
+    return None if value is None else (end, value)
+
+
+def mixed_units(value: float, unit: str | None, part: float, part_unit: str | None) -> float | None:
+    """``value unit`` and ``part part_unit`` read as one value in ``unit`` ("9 lb" and "11 oz"),
+    or None when they are two values: the first a whole number of a unit larger than the
+    second's, in a dimension people write that way, the second less than one of the first's."""
+    if unit is None or part_unit is None or unit == part_unit or value != int(value) or value < 0 or part < 0:
+        return None
+    dimension = dimension_of(unit)
+    if dimension not in _MIXED_DIMENSIONS or dimension_of(part_unit) != dimension:
+        return None
+    try:
+        rest = convert(part, part_unit, unit)
+    except ValueError:
+        return None
+    return value + rest if 0 <= rest < 1 else None
 
 
 def parse_quantity(text: str, *, clock_as: str = "hm") -> Quantity | None:

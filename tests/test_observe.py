@@ -43,6 +43,24 @@ def test_numbers_as_people_write_them(raw: str, price: bool, value: float) -> No
     assert parse_number(raw, price=price) == pytest.approx(value)
 
 
+@pytest.mark.parametrize("text, unit, value, raw", [
+    ("weighed it on the balance: 9 lb 11 oz.", "lb", 9 + 11 / 16, "9 lb 11 oz"),
+    ("5 ft 11 in", "ft", 5 + 11 / 12, "5 ft 11 in"),
+    ("napped 1h 10 in the car", "h", 1 + 10 / 60, "1h 10"),
+    ("Weight 2 kg 300 g", "kg", 2.3, "2 kg 300 g"),
+    ("C 1pm 4½oz", "oz", 4.5, "4½oz"),
+    ("3½ oz", "oz", 3.5, "3½ oz"),
+])
+def test_one_value_in_two_units_or_with_a_fraction(text: str, unit: str, value: float, raw: str) -> None:
+    (sp,) = find_spans(text)
+    assert (sp.unit, sp.num, sp.raw) == (unit, pytest.approx(value), raw)
+
+
+def test_two_weights_side_by_side_stay_two() -> None:
+    assert [sp.num for sp in find_spans("2.5 kg, then 300 g")] == [2.5, 300]
+    assert [sp.num for sp in find_spans("courgettes 2.5 kg 300 g beans")] == [2.5, 300]
+
+
 # -- money, prices, durations, percent, pairs, ratings, missing -----------------------------------
 
 @pytest.mark.parametrize("text, unit, value", [

@@ -280,3 +280,32 @@ def test_convert_round_trips(value: float, unit: str) -> None:
     other = {"h": "s", "min": "h", "s": "min", "km": "mi", "mi": "m", "kg": "lb", "lb": "g",
              "°C": "°F", "°F": "K"}[unit]
     assert convert(convert(value, unit, other), other, unit) == pytest.approx(value, rel=1e-9, abs=1e-6)
+
+
+@pytest.mark.parametrize(("text", "value", "unit", "raw"), [
+    ("9 lb 11 oz", 9 + 11 / 16, "lb", "9 lb 11 oz"),
+    ("weighed 1 lb 8.8 oz on the balance", 1 + 8.8 / 16, "lb", "1 lb 8.8 oz"),
+    ("5 ft 11 in tall", 5 + 11 / 12, "ft", "5 ft 11 in"),
+    ("2 days 3 hours", 2.125, "d", "2 days 3 hours"),
+    ("5 km 200 m", 5.2, "km", "5 km 200 m"),
+    ("napped 1h 10, then woke", 1 + 10 / 60, "h", "1h 10"),
+    ("3½ oz", 3.5, "oz", "3½ oz"),
+    ("C 1pm 4½oz", 4.5, "oz", "4½oz"),
+    ("½ hour", 0.5, "h", "½ hour"),
+])
+def test_a_value_written_in_two_units_or_with_a_fraction_is_one_value(text: str, value: float, unit: str, raw: str) -> None:
+    (start, end, q), = find_quantities(text)
+    assert (q.value, q.unit, q.raw) == (pytest.approx(value), unit, raw)
+    assert text[start:end] == raw
+
+
+@pytest.mark.parametrize("text", [
+    "2.5 kg 300 g",     # a fractional first part: two values
+    "3 kg and 4 kg",    # one unit twice: two values
+    "6 oz 20 oz",       # the second part is no remainder of the first
+    "1 hr 10 reps",     # a count after an hour
+    "5 ft 11",          # inches need their unit
+    "1 h · 10 km",      # a separator between fields
+])
+def test_two_values_side_by_side_stay_two(text: str) -> None:
+    assert len(find_quantities(text)) == 2

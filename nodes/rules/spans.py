@@ -37,7 +37,7 @@ import re
 from dataclasses import dataclass
 
 from adamm.nodes.rules.dates import MONTHS, minutes_and_seconds
-from adamm.stores.quantities import WORD_NUMBERS, canonical_unit, dimension_of, pace_unit
+from adamm.stores.quantities import FRACTIONS, PART_GAP, WORD_NUMBERS, canonical_unit, dimension_of, mixed_units, pace_unit
 
 __all__ = ["Span", "find_spans", "parse_number", "cells"]
 
@@ -66,6 +66,8 @@ class Span:
 # -- numbers ---------------------------------------------------------------------------------
 
 _NUMBER = (r"(?<![\w.,/:#№])(?:[+\-\u2212])?(?:"
+           r"\d{0,4}[" + "".join(FRACTIONS) + r"]"  # 3½ / ½
+           r"|"
            r"\d{1,3}(?:[.,]\d{3})+(?:[.,]\d{1,2})?"  # 1,234.50 / 1.234,50 / 62,117
            r"|\d{1,3}(?: \d{3})+(?!\d|[.,]\d)"  # 58 117 (space thousands)
            r"|\d+(?:[.,]\d+)?"  # 61,40 / 17.4 / 145
@@ -81,6 +83,9 @@ def parse_number(raw: str, *, price: bool = False) -> float | None:
     s = raw.strip().replace("\u2212", "-").replace("\u202f", " ").replace("\u00a0", " ")
     sign = -1.0 if s.startswith("-") else 1.0
     s = s.lstrip("+-")
+    if s and s[-1] in FRACTIONS:  # "3½"
+        whole = s[:-1]
+        return sign * (int(whole or 0) + FRACTIONS[s[-1]]) if whole.isdigit() or not whole else None
     if " " in s:
         s = s.replace(" ", "")
     if "," in s and "." in s:
@@ -509,6 +514,7 @@ def find_spans(text: str, masked: list[tuple[int, int]] | None = None) -> list[S
         if label and value and len(value.split()) <= 4 and not re.search(r"\d", value):
             add(Span(m.start(), m.end(), None, value, None, None, label, m.group(0)))
     spans.sort(key=lambda s: (s.start, s.role != "first"))
+    spans = _mixed_units(text, spans)
     # a written date ("Mar 3 Vrell 14 qz") is no word of the label after it
     labelled = text
     for a, b in masked or []:
@@ -519,6 +525,27 @@ def find_spans(text: str, masked: list[tuple[int, int]] | None = None) -> list[S
     _attach_labels(labelled, spans)
     _label_deltas(spans, owners)
     return spans
+
+
+def _mixed_units(text: str, spans: list[Span]) -> list[Span]:
+    """One value written in two units ("9 lb 11 oz", "5 ft 11 in", "1h 10" - the minutes' unit
+    left out, or read as inches by the "in" after them) becomes one span in the larger unit."""
+    out: list[Span] = []
+    for sp in spans:
+        prev = out[-1] if out else None
+        if prev is not None and prev.num is not None and sp.num is not None and prev.role in ("", "duration") \
+                and sp.role in ("", "duration") and not sp.label and PART_GAP.fullmatch(text[prev.end:sp.start]):
+            unit, end = sp.unit, sp.end
+            digits = re.match(r"[0-5]\d(?!\d)", sp.raw)
+            if prev.unit == "h" and digits and (sp.unit is None or sp.unit == "in"):
+                unit, end = "min", sp.start + 2  # "1h 10", "1h 10 in the car": minutes
+            value = mixed_units(prev.num, prev.unit, sp.num, unit)
+            if value is not None:
+                prev.end, prev.num, prev.raw = end, value, text[prev.start:end]
+                prev.role = "duration" if prev.dimension == "duration" else prev.role
+                continue
+        out.append(sp)
+    return out
 
 
 #: A verb of paying right before a plain number: the number is money ("Spent 23.10 at ...").
