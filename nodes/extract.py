@@ -30,12 +30,12 @@ from adamm.nodes.models import ModelOutputError, ModelUnavailableError, invoke
 from adamm.nodes.ocr import ocr_images
 from adamm.nodes.rules.labels import extract_round as extract_labels
 from adamm.nodes.rules.gate import may_hold_observation
-from adamm.nodes.rules.observe import Draft, extract_round
+from adamm.nodes.rules.observe import DIMENSION_NAMES, Draft, extract_round
 from adamm.nodes.state import IngestState
 from adamm.prompts.extract import EXTRACT_BATCH_ROUND, EXTRACT_BATCH_USER, EXTRACT_SYSTEM, EXTRACT_USER
 from adamm.stores.attributes import AttributeResolver, Known, consolidation, context_profiles
 from adamm.stores.mining import DEFAULT_CONTEXT_ATTRIBUTES
-from adamm.stores.quantities import canonical_unit, convert, dimension_of, parse_quantity, snake_case
+from adamm.stores.quantities import OTHER_READING, canonical_unit, convert, dimension_of, parse_quantity, snake_case
 from adamm.stores.records import Round
 from adamm.stores.sql import SqlStore, is_identifier
 from adamm.stores.sql_models import ObservationRecord
@@ -221,6 +221,7 @@ def canonicalize(sql: SqlStore, memory_id: str, resolver: AttributeResolver, rnd
         records[getattr(d, "record", 0)].append(d)
     result: list[ObservationRecord] = []
     for index in sorted(records):
+        records[index] = _read_units(resolver, records[index])
         # Labelled values first, then known names: they are the context that places the rest.
         group = sorted(records[index], key=lambda d: (getattr(d, "bare", None) is not None, not resolver.is_known(d.attribute)))
         out: dict[str, ObservationRecord] = {}
@@ -296,6 +297,40 @@ def canonicalize(sql: SqlStore, memory_id: str, resolver: AttributeResolver, rnd
         resolver.observe(frozenset(out))
         result.extend(out.values())
     return result
+
+
+#: "35m" is read as minutes only as a count of minutes people log (under ten hours).
+MAX_BARE_MINUTES = 600
+
+
+def _read_units(resolver: AttributeResolver, group: list[Draft]) -> list[Draft]:
+    """A record's values in a unit written alike for two quantities (``OTHER_READING``: "4 oz",
+    "35m") take the other reading when the memory's fields say so: fields of the other
+    dimension are recorded with the record's other values more often than fields of the
+    default one ("35m" beside a threnn and a murl that always come with a duration in minutes)
+    - or, for a value alone, the memory has more fields of the other dimension than of its own
+    ("took 4 oz" in a log of millilitres)."""
+    if not any(d.unit in OTHER_READING and d.value_num is not None for d in group):
+        return group
+    names = frozenset(resolver.resolve(d.attribute, d.dimension, strict=True) or d.attribute for d in group)
+
+    def fit(dimension: str | None, others: frozenset[str]) -> int:
+        fields = [k for k in resolver.known.values() if k.dimension == dimension and k.name not in others]
+        if not others:
+            return len(fields)
+        return max((resolver.seen_with(k.name, others) for k in fields), default=0)
+
+    out = []
+    for d in group:
+        other = OTHER_READING.get(d.unit or "")
+        if other is not None and d.value_num is not None and not (other == "min" and d.value_num > MAX_BARE_MINUTES):
+            own = frozenset(n for n in names if n != d.attribute)
+            if fit(dimension_of(other), own) > fit(d.dimension, own):
+                default = DIMENSION_NAMES.get(d.dimension or "")
+                attribute = DIMENSION_NAMES.get(dimension_of(other) or "", d.attribute) if d.attribute == default else d.attribute
+                d = dataclasses.replace(d, unit=other, dimension=dimension_of(other), attribute=attribute)
+        out.append(d)
+    return out
 
 
 def _echo(out: dict[str, ObservationRecord], d: Draft, resolver: AttributeResolver) -> bool:

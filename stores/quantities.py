@@ -71,6 +71,7 @@ __all__ = [
     "dimension_of",
     "find_quantities",
     "mixed_units",
+    "OTHER_READING",
     "parse_quantity",
     "snake_case",
 ]
@@ -270,6 +271,12 @@ def convert(value: float, from_unit: str, to_unit: str) -> float:
         return {"°C": lambda k: k - 273.15, "°F": lambda k: (k - 273.15) * 9.0 / 5.0 + 32.0,
                 "K": lambda k: k}[b](kelvin)
     return float(value) * fa / fb
+
+
+#: Units written alike for two quantities: an ounce of weight or of liquid ("4 oz" of milk), a
+#: bare "m" of metres or of minutes ("35m" on a timer). The first reading is the default; the
+#: memory's own fields decide when the other one is meant (``nodes/extract.py``).
+OTHER_READING = {"oz": "fl oz", "m": "min"}
 
 
 # -- the scanner --------------------------------------------------------------------------

@@ -1,0 +1,50 @@
+"""A unit written alike for two quantities ("4 oz", "35m") takes the reading the memory's own
+fields support (``nodes/extract.py``'s ``_read_units``): pure, no storage."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from adamm.nodes.extract import _read_units
+from adamm.nodes.rules.observe import Draft
+from adamm.stores.attributes import AttributeResolver, Known
+
+
+def _draft(attribute: str, value: float, unit: str | None, dimension: str | None) -> Draft:
+    return Draft(attribute=attribute, value_num=value, value_text=None, unit=unit, dimension=dimension,
+                 raw=f"{value} {unit}", source="user_text[0:4]")
+
+
+def _resolver(known: list[Known], sets: list[tuple[frozenset[str], int]]) -> AttributeResolver:
+    return AttributeResolver(known, lambda texts: np.zeros((len(texts), 4)), 0.85, sets)
+
+
+def test_ounces_alone_in_a_log_of_millilitres_are_fluid_ounces() -> None:
+    r = _resolver([Known("volume", "mL", "volume", "float")], [(frozenset({"volume"}), 5)])
+    (d,) = _read_units(r, [_draft("weight", 4, "oz", "mass")])
+    assert (d.attribute, d.unit, d.dimension, d.value_num) == ("volume", "fl oz", "volume", 4)
+
+
+def test_ounces_stay_a_weight_where_the_memory_weighs_things() -> None:
+    r = _resolver([Known("weight", "g", "mass", "float"), Known("volume", "mL", "volume", "float")],
+                  [(frozenset({"weight", "crop"}), 6), (frozenset({"volume"}), 1)])
+    (d,) = _read_units(r, [_draft("weight", 11, "oz", "mass")])
+    assert (d.unit, d.dimension) == ("oz", "mass")
+
+
+def test_a_bare_m_beside_fields_that_come_with_minutes_is_minutes() -> None:
+    known = [Known("thrn", "q", "unit:q", "float"), Known("murl", "dv", "unit:dv", "float"),
+             Known("duration", "min", "duration", "float"), Known("distance", "m", "distance", "float")]
+    sets = [(frozenset({"thrn", "murl", "duration"}), 9), (frozenset({"thrn", "distance"}), 1)]
+    group = [_draft("thrn", 13.6, "q", "unit:q"), _draft("murl", 3.3, "dv", "unit:dv"), _draft("distance", 35, "m", "distance")]
+    out = _read_units(_resolver(known, sets), group)
+    assert (out[2].attribute, out[2].unit, out[2].dimension) == ("duration", "min", "duration")
+    assert out[:2] == group[:2]
+
+
+def test_metres_beside_fields_that_come_with_distances_stay_metres() -> None:
+    known = [Known("pace", "min/km", "pace", "float"), Known("duration", "min", "duration", "float"),
+             Known("distance", "km", "distance", "float")]
+    sets = [(frozenset({"pace", "distance", "duration"}), 9)]
+    group = [_draft("pace", 5.2, "min/km", "pace"), _draft("distance", 400, "m", "distance")]
+    assert _read_units(_resolver(known, sets), group)[1].unit == "m"
