@@ -303,8 +303,8 @@ def _aligned(mine: Counter, theirs: Counter, dims: dict[str, str | None], togeth
     other profile, of the same unit, that mine lacks and that never shares a round with it:
     two layouts of one record label every field their own way, so their other fields are
     compared as the same too ("tamb" beside "skel", "durn" beside "climb")."""
-    only_mine = [c for c in mine if c not in theirs]
-    only_theirs = [c for c in theirs if c not in mine]
+    only_mine = sorted(c for c in mine if c not in theirs)  # sorted: a set's order is the process's hash seed
+    only_theirs = sorted(c for c in theirs if c not in mine)
     out = Counter(mine)
     for c in only_mine:
         match = [t for t in only_theirs if dims.get(t) == dims.get(c) and (c, t) not in together]

@@ -553,3 +553,29 @@ def test_the_records_own_name_is_no_subset_nor_a_side() -> None:
     assert value_filters("How many Flollyr grasking sittings did I log?", table) == [{"column": "slov", "op": "=", "value": "Flollyr"}]
     sides = compare_sides(q, [], table)
     assert sides is not None and [s[0][0]["value"] for s in sides] == ["Flollyr", "Dravee"]
+
+
+def test_a_word_that_names_a_column_and_a_category_value_asks_for_the_column() -> None:
+    """"my longest sleep" beside a ``kind`` column whose values include "sleep" (labels read as a
+    category) and a ``sleep`` column: the target is the column, and no kind = sleep filter
+    narrows its rows."""
+    import numpy as np
+
+    from adamm.nodes.rules.plan_filters import subset_filters
+    from adamm.nodes.rules.plan_targets import choose_target
+
+    class Lexical:  # likeness of meanings left out: the words alone must decide
+        def encode(self, texts: list[str]) -> np.ndarray:
+            return np.zeros((len(texts), 8))
+
+    table = {"name": "day_log", "rows": 40, "vocabulary": {},
+             "columns": [{"name": "kind", "type": "text", "values": ["sleep", "meditation", "coffee"]},
+                         {"name": "sleep", "type": "float", "unit": "h"},
+                         {"name": "duration", "type": "float", "unit": "min"}]}
+    question = "Which day did I log my longest sleep?"
+    target = choose_target(Lexical(), question, [], [table])
+    assert target is not None and target.column == "sleep"
+    assert subset_filters(question, [], table, "sleep") == []
+    # a value that names no column still selects its rows
+    assert subset_filters("How long were my meditation sessions on average?", [], table, "duration") == [
+        {"column": "kind", "op": "=", "value": "meditation"}]

@@ -48,3 +48,19 @@ def test_metres_beside_fields_that_come_with_distances_stay_metres() -> None:
     sets = [(frozenset({"pace", "distance", "duration"}), 9)]
     group = [_draft("pace", 5.2, "min/km", "pace"), _draft("distance", 400, "m", "distance")]
     assert _read_units(_resolver(known, sets), group)[1].unit == "m"
+
+
+def test_aligning_two_layouts_does_not_depend_on_the_order_companions_were_seen() -> None:
+    """Companions come from iterating sets, whose order is the process's hash seed: the pairing
+    of one layout's labels with the other's must not follow it, or a resumed run (another
+    process) would merge other fields than the first."""
+    from collections import Counter
+
+    from adamm.stores.attributes import _aligned
+
+    dims = {"a1": "mass", "a2": "mass", "b1": "mass", "b2": "mass", "rpe": None}
+    together = {("a1", "b2"), ("b2", "a1")}
+    theirs = Counter({"b1": 3, "b2": 2, "rpe": 4})
+    forward = _aligned(Counter({"a1": 3, "a2": 1, "rpe": 2}), theirs, dims, together)
+    backward = _aligned(Counter({"a2": 1, "a1": 3, "rpe": 2}), theirs, dims, together)
+    assert forward == backward and set(forward) <= set(theirs)

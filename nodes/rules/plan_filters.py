@@ -312,6 +312,8 @@ def subset_filters(question: str, periods: list[Period], table: dict[str, Any], 
         measured = {w for d in dims for w in UNIT_WORDS.get(d or "", "").split()}
         naming = {v.value.lower() for v in vocabulary_values(question) if set(tokenize(question[v.start:v.end])) & measured}
         named = [f for f in named if str(f["value"]).lower() not in naming]
+        # "my longest sleep" beside a ``kind`` column holding "sleep": the word is the column asked for
+        named = [f for f in named if str(f["value"]).lower().replace(" ", "_") != column.lower()]
     skip = {w for f in named for w in tokenize(str(f["value"]))} | set((column or "").split("_"))
     values = {str(f["value"]).lower() for f in named}
     skip |= {w for f in vocabulary_values(question) if f.value.lower() in values for w in tokenize(question[f.start:f.end])}
