@@ -47,6 +47,27 @@ def test_a_header_row_names_the_cells_under_it() -> None:
                    (1, "brosk", "Tirn", "2026-03-04"), (1, "vrell", 12.0, "2026-03-04")]
 
 
+def test_a_csv_export_names_its_cells_and_its_header_names_their_units() -> None:
+    rnd = Round(round_id="r", user_text="From the Quillet export:\ndate,keeper,drom_min,fee_usd,done\n"
+                                         "2026-03-03,Ashvel,35,12.5,Y\n2026-03-04,Tirn,40,9,N",
+                timestamp=datetime(2026, 3, 5, 9))
+    got = sorted((d.record, d.label, d.value_num if d.value_num is not None else d.value_text, d.unit, str(d.observed_at))
+                 for d in extract_round(rnd))
+    assert got == [(0, "done", "Y", None, "2026-03-03"), (0, "drom", 35.0, "min", "2026-03-03"), (0, "fee", 12.5, "USD", "2026-03-03"),
+                   (0, "keeper", "Ashvel", None, "2026-03-03"), (1, "done", "N", None, "2026-03-04"), (1, "drom", 40.0, "min", "2026-03-04"),
+                   (1, "fee", 9.0, "USD", "2026-03-04"), (1, "keeper", "Tirn", None, "2026-03-04")]
+
+
+def test_a_header_names_its_unit_only_when_the_unit_closes_it() -> None:
+    from adamm.nodes.rules.observe import unit_in_header
+
+    assert unit_in_header("duration_h") == ("duration", "h")
+    assert unit_in_header("weight (kg)") == ("weight", "kg")
+    assert unit_in_header("cost [€]") == ("cost", "EUR")
+    assert unit_in_header("time_of_day") is None  # a phrase
+    assert unit_in_header("client") is None and unit_in_header("laps") is None
+
+
 def test_three_layouts_of_one_log_answer_exactly(tmp_path: Path, db_url: str) -> None:
     reset_backends()
     ctx = Context(home=str(tmp_path / "home"), database_url=db_url)

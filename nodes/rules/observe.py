@@ -507,7 +507,7 @@ def _bare(sp: Span, name: str) -> str | None:
 
 
 #: Cell separators of a table written as text: one per line, the same on every line.
-_TABLE_SEPARATORS = ("|", ";", "\t", " · ")
+_TABLE_SEPARATORS = ("|", ";", "\t", " · ", ",")
 
 
 def _cells_of(text: str, sep: str) -> list[tuple[int, int]]:
@@ -741,6 +741,25 @@ def _series_parts(unit: _Unit, ref: date | None) -> tuple[str, int, list[tuple[i
     return (" ".join(words) if 0 < len(words) <= 4 else ""), openers[0][0], parts  # type: ignore[return-value]
 
 
+_HEADER_UNIT = re.compile(r"^(?P<label>.*?[A-Za-z].*?)(?:\s*[(\[](?P<a>[^()\[\]]{1,8})[)\]]|[_\s](?P<b>[A-Za-z$€£%/]{1,6}))\s*$")
+
+
+_HEADER_GLUE = frozenset({"of", "per", "a", "an", "the", "in", "at", "by", "for", "to", "on"})
+
+
+def unit_in_header(label: str) -> tuple[str, str] | None:
+    """A column header that names its unit ("duration_h", "rate_usd", "weight (kg)", "cost [€]"):
+    the label without it and the unit, else None. Pure."""
+    m = _HEADER_UNIT.match(label.strip())
+    if m is None:
+        return None
+    unit = canonical_unit(m.group("a") or m.group("b"))
+    rest = m.group("label").strip(" _")
+    if unit is None or dimension_of(unit) == "count" or re.split(r"[_\s]+", rest)[-1].lower() in _HEADER_GLUE:
+        return None  # "time_of_day": a phrase, not a label and its unit
+    return rest, unit
+
+
 def _cell_spans(row: _Unit, a: int, b: int, label: str) -> list[Span]:
     """The value of one table cell, labelled by its column's header; a date cell names the
     row's day (already read) and a dash an empty cell."""
@@ -750,7 +769,11 @@ def _cell_spans(row: _Unit, a: int, b: int, label: str) -> list[Span]:
     found = [sp for sp in find_spans(cell) if not (sp.label and sp.label_after and sp.unit is None)]
     if found:
         sp = max(found, key=lambda x: x.end - x.start)
-        return [Span(a + sp.start, a + sp.end, sp.num, sp.text, sp.unit, sp.dimension, label, sp.raw, sp.missing,
+        unit, dimension = sp.unit, sp.dimension
+        if unit is None and sp.num is not None and (headed := unit_in_header(label)) is not None:
+            label, unit = headed  # "duration_h" over "1.75": 1.75 h of duration
+            dimension = dimension_of(unit)
+        return [Span(a + sp.start, a + sp.end, sp.num, sp.text, unit, dimension, label, sp.raw, sp.missing,
                      False, True, True, sp.role)]
     if re.search(r"\d", cell) or len(cell.split()) > 4:
         return []
