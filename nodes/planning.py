@@ -22,6 +22,7 @@ import numpy as np
 from adamm.nodes.backends import backends
 from adamm.nodes.context import Context
 from adamm.nodes.hierarchy import EPISODES
+from adamm.nodes.rules.plan_words import word_stem
 from adamm.nodes.toolbox import ANALYTIC_TOOLS, RETRIEVAL_TOOLS, TOOL_SPECS, enabled_tools
 from adamm.stores.analytic import value_counts
 from adamm.stores.bm25 import BM25Index, tokenize
@@ -72,6 +73,11 @@ def table_candidates(ctx: Context, memory_id: str, *, with_samples: bool = True)
                     key = str(v).strip().lower()
                     col["counts"][key] = col["counts"].get(key, 0) + n
             columns.append(col)
+        if with_samples:
+            said = said_with(ctx, memory_id, {c["name"]: c.get("values") or [] for c in columns if c["type"] == "text"})
+            for c in columns:
+                if said.get(c["name"]):
+                    c["said_with"] = said[c["name"]]
         rows = sql.count_rows(memory_id, info.name)
         table = {"name": info.name, "description": info.description if with_samples else "", "columns": columns, "rows": rows}
         if with_samples:
@@ -79,6 +85,47 @@ def table_candidates(ctx: Context, memory_id: str, *, with_samples: bool = True)
         if with_samples:
             table["keywords"] = table_keywords(ctx, memory_id, info.name, rows, {w for c in info.columns for w in c.name.split("_")})
         out.append(table)
+    return out
+
+
+_SAID_WITH: dict[tuple, dict[str, dict[str, int]]] = {}
+#: Words kept per column: the ones said most often with its values.
+SAID_WITH_WORDS = 400
+
+
+def said_with(ctx: Context, memory_id: str, columns: dict[str, list[Any]]) -> dict[str, dict[str, int]]:
+    """What the memory says around each text column's values: ``{column: {word stem: weight}}``,
+    a word's weight the number of the column's distinct values named in the rounds that say it.
+    "Which glimmet ..." asks for the column whose values the memory calls glimmets ("my
+    glimmets: Vashti, Oremko, Tisbel and Gannow"), when no column is named so: its values are
+    said with that word, a category's values (brask, quorl) seldom. Over every round, not only
+    the records', for that is where a memory introduces its names. Not shown to models; cached
+    per memory size."""
+    sql = backends(ctx).sql
+    wanted = {name: sorted({str(v).strip().lower() for v in values if len(str(v).strip()) >= 2}) for name, values in columns.items()}
+    wanted = {name: values for name, values in wanted.items() if values}
+    if not wanted:
+        return {}
+    key = (sql.url, memory_id, sql.count_rounds(memory_id), tuple(sorted((n, tuple(v)) for n, v in wanted.items())))
+    if key in _SAID_WITH:
+        return _SAID_WITH[key]
+    single = {name: {v for v in values if " " not in v} for name, values in wanted.items()}
+    multi = {name: [v for v in values if " " in v] for name, values in wanted.items()}
+    counts: dict[str, dict[str, int]] = {name: {} for name in wanted}
+    for rnd in sql.get_rounds(memory_id):
+        text = rnd.text.lower()
+        words = set(tokenize(text))
+        stems = {word_stem(w) for w in words}
+        for name in wanted:
+            hits = len(single[name] & words) + sum(1 for v in multi[name] if v in text)
+            if hits:
+                into = counts[name]
+                for w in stems:
+                    into[w] = into.get(w, 0) + hits
+    out = {name: dict(sorted(c.items(), key=lambda kv: (-kv[1], kv[0]))[:SAID_WITH_WORDS]) for name, c in counts.items() if c}
+    if len(_SAID_WITH) > 100:
+        _SAID_WITH.clear()
+    _SAID_WITH[key] = out
     return out
 
 

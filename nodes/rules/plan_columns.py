@@ -51,15 +51,32 @@ def named_text_column(table: dict[str, Any], noun: str) -> str | None:
     return None
 
 
+def said_text_column(table: dict[str, Any], noun: str) -> str | None:
+    """The text column whose values the memory says ``noun`` with most (``said_with``, see
+    ``nodes/planning.py``), when one does clearly more than the others."""
+    if not noun:
+        return None
+    stem = word_stem(noun.lower())
+    said = sorted(((c.get("said_with") or {}).get(stem, 0), c["name"]) for c in table["columns"]
+                  if c["type"] == "text" and (c.get("values") or c.get("samples")))
+    if said and said[-1][0] > 0 and (len(said) == 1 or said[-1][0] > said[-2][0]):
+        return said[-1][1]
+    return None
+
+
 def text_column(table: dict[str, Any], noun: str) -> str | None:
-    """The text column a noun names (:func:`named_text_column`), else the text column holding
-    the most values."""
+    """The text column a noun names (:func:`named_text_column`), else the one whose values the
+    memory says that noun with most (``said_with``: "my glimmets: Vashti, Oremko ..."), else
+    the text column holding the most values."""
     texts = [c for c in table["columns"] if c["type"] == "text"]
     named = named_text_column(table, noun)
     if named:
         return named
-    filled = sorted((c for c in texts if c.get("values") or c.get("samples")),
-                    key=lambda c: -len(c.get("values") or c.get("samples") or []))
+    said = said_text_column(table, noun)
+    if said:
+        return said
+    filled = [c for c in texts if c.get("values") or c.get("samples")]
+    filled.sort(key=lambda c: -len({str(v).strip().lower() for v in c.get("values") or c.get("samples") or []}))
     return filled[0]["name"] if filled else None
 
 

@@ -164,8 +164,9 @@ def detect_intent(question: str, periods: list[Period], tables: list[dict[str, A
     if _WHICH_DAYS.search(text) or (asks_day and (has_comparison(text) or value_named)):
         return Intent("filter_days")
     if re.search(r"\bhow\s+(?:much|far|long)\b.*\b(?:use|used|spend|spent|consume|consumed|burn|burned|burnt|drink|drank|"
-                 r"drive|drove|run|ran|walk|walked|ride|rode|cycle|cycled|read|swim|swam)\b", text, re.I) \
-            and any(p.start and p.end and p.start != p.end for p in periods):
+                 r"drive|drove|run|ran|walk|walked|ride|rode|cycle|cycled|read|swim|swam)\b"
+                 r"|\bhow\s+much\s+(?:\w+\s+)?time\b", text, re.I) \
+            and any(p.start and p.end and p.start != p.end for p in periods):  # time adds up, whatever was done with it
         return Intent("compute", "sum")  # "how much electricity did I use in February": all of it
     if any(p.start and p.start == p.end for p in periods) or re.search(r"\bhow\s+(much|long|far|many)\b", text, re.I):
         return Intent("lookup", "last")

@@ -56,7 +56,7 @@ earliest trend up down increase decrease go going went compare versus vs often n
 #: club *called*"): they say what kind of answer is wanted, not what it is about - searched for,
 #: they find rounds about names in general ("I'm bad at remembering names").
 ASKS_NAME = re.compile(r"(?<=['’]s)\s+name\b|\b(?:the\s+)?name\s+of\b|\s+called(?=\s*\?|\s*$)", re.I)
-_GROUP_WHICH = re.compile(r"\bwhich\s+(?:kind\s+of\s+|type\s+of\s+)?(?!(?:day|days|date|dates|night|nights|time|times|one|of)\b)(?P<noun>[a-z][\w-]*)\b(?:(?!\bor\b).)*?\b(?:most(?!\s+recent)|least|"
+_GROUP_WHICH = re.compile(r"\bwhich\s+(?:of\s+(?:my|the|our|these|those|all\s+(?:my|the))\s+)?(?:kind\s+of\s+|type\s+of\s+)?(?!(?:day|days|date|dates|night|nights|time|times|one|of)\b)(?P<noun>[a-z][\w-]*)\b(?:(?!\bor\b).)*?\b(?:most(?!\s+recent)|least|"
                    r"highest|lowest|more|fewer|top|peak|max(?:imum)?|min(?:imum)?|biggest|smallest|largest|greatest)\b(?:\s+(?:often|frequently))?", re.I)
 #: "what was my most common X": the X whose group holds the most records
 _GROUP_COMMON = re.compile(r"\b(?:the|my|our)\s+most\s+(?:common|frequent|usual|popular|typical)\s+(?P<noun>[a-z][\w-]*)\b", re.I)

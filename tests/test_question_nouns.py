@@ -1,0 +1,110 @@
+"""Questions that name what the memory calls its things, in its own invented words: "which
+vorlet" is the column whose values the memory introduces as vorlets, "which of my vorlets ...
+lowest average" is a question per group, "how much time ... between" a total, and "how many
+lasted 45 minutes or longer" counts the table that holds minutes.
+
+Expected values are computed here from the data the test writes, through the real ingest and
+query graphs (offline rules) on SQLite.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from datetime import date
+from typing import Any
+
+import numpy as np
+import pytest
+
+from adamm.graphs.ingest import graph as ingest
+from adamm.graphs.query import graph as query
+from adamm.nodes.backends import reset_backends
+from adamm.nodes.context import Context
+
+VORLETS = ("Pim", "Tasko", "Ruell")
+MOODS = ("brisk", "sollow", "quent", "brisk", "sollow")
+#: (day, vorlet, mood, drask, minutes): more records of one vorlet than moods of one kind
+RECORDS = [(d, VORLETS[(d * 2) % 3] if d % 4 else "Pim", MOODS[d % 5], round(9 + (d * 7) % 11 * 0.7, 1), 20 + (d * 13) % 45)
+           for d in range(1, 29)]
+
+
+def _rounds() -> list[dict[str, Any]]:
+    out = [{"round_id": "intro", "session_id": "s0", "timestamp": "2026-03-01T09:00:00", "assistant_text": "Lovely.",
+            "user_text": "I keep three vorlets now: Pim, Tasko and Ruell. Pim is the oldest vorlet."},
+           {"round_id": "chat", "session_id": "s0", "timestamp": "2026-03-01T09:05:00", "assistant_text": "Ha!",
+            "user_text": "Tasko chased Ruell round the tank again, typical vorlet behaviour."}]
+    for i, (day, vorlet, mood, drask, minutes) in enumerate(RECORDS):
+        text = [f"{vorlet} today: drask {drask} pelts, {mood}, {minutes} min.",
+                f"Tended {vorlet} - {mood} - drask {drask} pelts - {minutes} minutes",
+                f"{vorlet}: {drask} pelts drask · {mood} · {minutes} min"][i % 3]
+        out.append({"round_id": f"r{i}", "session_id": f"s{day}", "timestamp": f"2026-03-{day:02d}T20:00:00",
+                    "user_text": text, "assistant_text": "Logged."})
+    return out
+
+
+@pytest.fixture(scope="module")
+def ctx(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Context]:
+    reset_backends()
+    context = Context(home=str(tmp_path_factory.mktemp("nouns-home")), use_retrieval=False)
+    ingest.invoke({"memory_id": "v", "rounds": _rounds()}, context=context)
+    yield context
+    reset_backends()
+
+
+def ask(ctx: Context, question: str) -> str:
+    return query.invoke({"memory_id": "v", "question": question, "now": "2026-03-31T12:00:00"}, context=ctx)["answer"]
+
+
+def test_which_noun_is_the_column_whose_values_the_memory_calls_so(ctx: Context) -> None:
+    most = Counter(r[1] for r in RECORDS).most_common(1)[0][0]
+    assert Counter(r[1] for r in RECORDS)[most] > max(Counter(r[2] for r in RECORDS).values())
+    assert ask(ctx, "Which vorlet did I tend most often?").startswith(most)
+
+
+def test_which_of_my_nouns_has_the_lowest_average(ctx: Context) -> None:
+    means = {v: np.mean([r[3] for r in RECORDS if r[1] == v]) for v in VORLETS}
+    assert ask(ctx, "Which of my vorlets has the lowest average drask?").startswith(min(means, key=means.get))
+
+
+def test_how_much_time_between_two_days_is_a_total(ctx: Context) -> None:
+    total = sum(r[4] for r in RECORDS if r[1] == "Tasko" and 1 <= r[0] <= 15)
+    assert ask(ctx, "How much time did I put into Tasko between March 1 and March 15?").startswith(f"{total} minutes")
+
+
+def test_text_column_without_a_name_falls_to_what_the_memory_says_with_its_values() -> None:
+    from adamm.nodes.rules.plan_columns import text_column
+
+    table = {"name": "t", "columns": [
+        {"name": "kind", "type": "text", "values": ["brisk", "Brisk", "sollow", "quent"], "said_with": {"vorlet": 2}},
+        {"name": "name", "type": "text", "values": ["Pim", "Tasko", "Ruell"], "said_with": {"vorlet": 7}}]}
+    assert text_column(table, "vorlets") == "name"
+    assert text_column({**table, "columns": [{**c, "said_with": {}} for c in table["columns"]]}, "vorlets") == "kind"  # most values, case folded: a tie, the first
+    table["columns"][0]["values"].append("glum")
+    assert text_column({**table, "columns": [{**c, "said_with": {}} for c in table["columns"]]}, "vorlets") == "kind"
+
+
+def test_intents_of_which_of_my_and_of_time_over_a_range() -> None:
+    from adamm.nodes.rules.plan_intent import detect_intent
+    from adamm.stores.timeexpr import find_periods
+
+    def intent(q: str) -> tuple[str, str | None]:
+        i = detect_intent(q, find_periods(q, date(2026, 4, 5)))
+        return i.kind, i.operator
+
+    assert intent("Which of my vorlets has the lowest average drask?") == ("group", "avg")
+    assert intent("How much time did I put into Tasko between March 1 and March 15?") == ("compute", "sum")
+    assert intent("How much did I weigh on March 3, 2026?") == ("lookup", "last")
+
+
+def test_a_count_with_a_compared_quantity_counts_the_table_that_holds_it() -> None:
+    from adamm.nodes.rules.plan_targets import choose_table
+
+    class Lexical:
+        def encode(self, texts: list[str]) -> np.ndarray:
+            return np.zeros((len(texts), 8))
+
+    tables = [{"name": "dov_log", "rows": 4, "columns": [{"name": "threnn", "type": "float", "unit": "dov"}]},
+              {"name": "skep_log", "rows": 50, "columns": [{"name": "skep", "type": "float", "unit": "p"},
+                                                            {"name": "duration", "type": "float", "unit": "min"}]}]
+    assert choose_table(Lexical(), "How many tendings lasted 45 minutes or longer?", [], tables).table == "skep_log"
