@@ -108,3 +108,29 @@ def test_a_count_with_a_compared_quantity_counts_the_table_that_holds_it() -> No
               {"name": "skep_log", "rows": 50, "columns": [{"name": "skep", "type": "float", "unit": "p"},
                                                             {"name": "duration", "type": "float", "unit": "min"}]}]
     assert choose_table(Lexical(), "How many tendings lasted 45 minutes or longer?", [], tables).table == "skep_log"
+
+
+def test_a_day_with_the_most_in_total_is_a_total_per_day_and_units_after_a_qualifier_are_summed() -> None:
+    from adamm.nodes.rules.plan_intent import detect_intent
+    from adamm.nodes.rules.plan_words import GROUP_MONTH
+    from adamm.stores.timeexpr import find_periods
+
+    def intent(q: str) -> tuple[str, str | None]:
+        i = detect_intent(q, find_periods(q, date(2026, 4, 5)))
+        return i.kind, i.operator
+
+    assert intent("Which day did I log the most hours in total?") == ("group", "sum")
+    assert GROUP_MONTH.search("Which day did I log the most hours in total?").group("noun") == "day"
+    assert intent("Which day did I log my longest sleep?")[0] == "rank"  # one record, not a total
+    assert intent("How many billable hours did I log in March 2026?") == ("compute", "sum")
+    assert intent("How many billable entries did I log in March 2026?") == ("compute", "count")
+
+
+def test_a_quantity_written_as_a_unit_word_is_one_of_it() -> None:
+    from adamm.nodes.rules.plan_columns import Target
+    from adamm.nodes.rules.plan_filters import condition_filters
+
+    target = Target("pick_log", "weight", "g", 1.0, [{"name": "weight", "type": "float", "unit": "g"}])
+    assert condition_filters("How many of my pickings weighed more than a kilo?", [], target) == [
+        {"column": "weight", "op": ">", "value": 1000.0}]
+    assert condition_filters("How many pickings came from a friend?", [], target) == []

@@ -326,13 +326,20 @@ def subset_filters(question: str, periods: list[Period], table: dict[str, Any], 
 #: "€1.80 or more a litre": a price per litre, not one litre
 _PER_UNIT = re.compile(r"[$€£]\s?\d[\d.,]*(?:\s?(?:EUR|USD|GBP))?(?:\s+(?:or\s+)?(?:more|less|above|below|over|under|higher|lower))?\s+"
                        r"(?P<a>an?)\s+(?:litre|liter|gallon)\b", re.I)
-_ONE_UNIT = re.compile(r"(\b(?:an?|one))\s+(hour|minute|kilometre|kilometer|km|mile|litre|liter|day|week)\b", re.I)
+_ONE_UNIT = re.compile(r"(\b(?:an?|one))\s+([a-z]{2,})\b", re.I)
+
+
+def _one_unit(m: re.Match[str]) -> str:
+    """"more than a kilo", "over an hour": one of the unit ("1 kilo"); other words stay."""
+    if canonical_unit(m.group(2).lower()) is not None and m.group(2).lower() != "in":
+        return f"{m.group(1)[:-len(m.group(1).split()[-1])]}1 {m.group(2)}"
+    return m.group(0)
 
 
 def condition_filters(question: str, periods: list[Period], target: Target) -> list[dict[str, Any]]:
     """Comparisons with a quantity, as filters on the column of matching dimension (in its unit)."""
     text = _PER_UNIT.sub(lambda m: m.group().replace(m.group("a"), "per"), mask(question, [p.span for p in periods]))
-    text = _ONE_UNIT.sub(lambda m: f"{m.group(1)[:-len(m.group(1).split()[-1])]}1 {m.group(2)}", text)
+    text = _ONE_UNIT.sub(_one_unit, text)
     quantities = find_quantities(text)
     out = []
     for pattern, op in COMPARATORS:

@@ -207,7 +207,7 @@ def _instantiate_share(question: str, periods: list[Period], tables: list[dict[s
                        "condition": condition}
 
 
-_VIRTUAL_GROUPS = {"month": "month", "week": "week", "weekday": "weekday", "year": "year"}
+_VIRTUAL_GROUPS = {"month": "month", "week": "week", "weekday": "weekday", "year": "year", "day": "day", "date": "day"}
 
 
 def _instantiate_values(question: str, periods: list[Period], tables: list[dict[str, Any]],

@@ -140,7 +140,11 @@ def detect_intent(question: str, periods: list[Period], tables: list[dict[str, A
         return Intent("compute", "avg")
     if _MEDIAN.search(text):
         return Intent("compute", "median")
-    many = re.search(r"\bhow\s+many\s+(\w+)", text, re.I)
+    many = re.search(r"\bhow\s+many\s+(\w+)(?:\s+(\w+))?", text, re.I)
+    if many and many.group(2) and not _names_a_quantity(many.group(1), tables or []) \
+            and canonical_unit(many.group(2).lower()) is not None and dimension_of(canonical_unit(many.group(2).lower())) != "count" \
+            and many.group(1).lower() not in ("times", "days", "nights", "weeks", "months", "years"):
+        many = re.search(r"\bhow\s+many\s+\w+\s+(\w+)", text, re.I)  # "how many billable hours": the hours, summed
     if many and _names_a_quantity(many.group(1), tables or []) and not latest:
         return Intent("compute", "sum")
     if _COUNT.search(text) and not (latest and many and _names_a_quantity(many.group(1), tables or [])):

@@ -75,8 +75,12 @@ class FirstMatch:
 
 #: "Which X ... most / highest ...", "my most common X": a question about values per group.
 GROUP = FirstMatch(_GROUP_WHICH, _GROUP_COMMON)
-GROUP_MONTH = re.compile(r"\bwhich\s+(?P<noun>month|week|weekday|day\s+of\s+the\s+week|year)\s+(?:had|has|was|did|saw|brought)\b"
-                         r"(?:(?!\bor\b).)*$", re.I)
+_GROUP_CALENDAR = re.compile(r"\bwhich\s+(?P<noun>month|week|weekday|day\s+of\s+the\s+week|year)\s+(?:had|has|was|did|saw|brought)\b"
+                             r"(?:(?!\bor\b).)*$", re.I)
+#: "which day did I log the most hours in total": a total per day, not the largest record
+_GROUP_DAY_TOTAL = re.compile(r"\b(?:which|what)\s+(?P<noun>day|date)\b(?:(?!\bor\b).)*\b(?:most|least|fewest)\b"
+                              r"(?:(?!\bor\b).)*\b(?:in\s+total|altogether|combined|all\s+told|all\s+together)\b", re.I)
+GROUP_MONTH = FirstMatch(_GROUP_CALENDAR, _GROUP_DAY_TOTAL)
 
 
 def mask(text: str, spans: list[tuple[int, int]]) -> str:
