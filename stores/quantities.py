@@ -126,6 +126,8 @@ for _code in _CURRENCIES:
     # A price per volume (fuel: "1,890 €/L", "$3.59/gal") is its own dimension per currency.
     _UNITS[f"{_code}/L"] = (f"price:{_code}/volume", 1.0)
     _UNITS[f"{_code}/gal"] = (f"price:{_code}/volume", 1.0 / 3.785411784)
+    # A rate per hour of work or hire ("85 USD/h", "$95 an hour"): money per duration.
+    _UNITS[f"{_code}/h"] = (f"price:{_code}/duration", 1.0)
 
 #: Spellings (lower-cased, single spaces) -> canonical unit. Case-sensitive spellings follow.
 _ALIASES: dict[str, str] = {}

@@ -56,6 +56,17 @@ def test_one_value_in_two_units_or_with_a_fraction(text: str, unit: str, value: 
     assert (sp.unit, sp.num, sp.raw) == (unit, pytest.approx(value), raw)
 
 
+@pytest.mark.parametrize("text, value", [("billable, 85 USD/h.", 85.0), ("billable at $95 an hour", 95.0),
+                                         ("billed at $105/hr", 105.0), ("Rate $110/hr", 110.0)])
+def test_a_rate_per_hour_is_money_per_duration_not_an_amount(text: str, value: float) -> None:
+    (sp,) = find_spans(text)
+    assert (sp.num, sp.unit, sp.dimension) == (value, "USD/h", "price:USD/duration")
+
+
+def test_money_for_an_hour_stays_an_amount() -> None:
+    assert [(sp.num, sp.unit) for sp in find_spans("paid $95 for an hour")] == [(95.0, "USD"), (1.0, "h")]
+
+
 def test_two_weights_side_by_side_stay_two() -> None:
     assert [sp.num for sp in find_spans("2.5 kg, then 300 g")] == [2.5, 300]
     assert [sp.num for sp in find_spans("courgettes 2.5 kg 300 g beans")] == [2.5, 300]

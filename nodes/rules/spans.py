@@ -135,8 +135,8 @@ _CUR_WORD = {"dollar": "USD", "dollars": "USD", "bucks": "USD", "euro": "EUR", "
 _NUM_IN = _NUMBER[len(r"(?<![\w.,/:#№])"):-len(r"(?![\w])")]
 
 _PRICE = re.compile(
-    r"(?P<a>[$€£]\s?)?(?P<n>" + _NUM_IN + r")\s?(?P<b>[$€£]|" + _CUR_CODE + r")?\s?(?:/|per\s|a\s)\s?"
-    r"(?P<per>l|L|litre|liter|gal|gallon|kg|kWh|lb)\b")
+    r"(?P<a>[$€£]\s?)?(?P<n>" + _NUM_IN + r")\s?(?P<b>[$€£]|" + _CUR_CODE + r")?\s?(?:/|per\s|an?\s)\s?"
+    r"(?P<per>l|L|litre|liter|gal|gallon|kg|kWh|lb|h|hr|hour)\b")
 _MONEY_PRE = re.compile(r"(?P<c>[$€£¥₹]|" + _CUR_CODE + r"\b)\s?(?P<n>" + _NUM_IN + r")(?![\w/])")
 _MONEY_POST = re.compile(r"(?<![\w.,])(?P<n>" + _NUM_IN + r")\s?(?P<c>[$€£]|" + _CUR_CODE + r"\b|euros?\b|dollars?\b|bucks\b)(?!\s?/)")
 _DURATION = re.compile(
@@ -345,6 +345,8 @@ def find_spans(text: str, masked: list[tuple[int, int]] | None = None) -> list[S
             code = "EUR"
         per = m.group("per").lower()
         per_unit = "gal" if per.startswith("gal") else "L" if per in ("l", "litre", "liter") else None
+        if per in ("h", "hr", "hour") and cur:
+            per_unit = "h"  # "85 USD/h", "$95 an hour": a rate for time, not an amount paid
         if per_unit is None:
             continue
         value = parse_number(m.group("n"), price=True)
