@@ -91,7 +91,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     from adamm.formats import FormatError  # noqa: PLC0415 - keep --help fast
     from adamm.nodes.context import ConfigError  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
-    from adamm.nodes.ingest import InputError  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
+    from adamm.nodes.inputs import InputError  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
     from adamm.stores.encoders import EncoderError  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
     from adamm.stores.sql import StoreError  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
 
@@ -140,7 +140,7 @@ def _known_memory(ctx: Any, memory_id: str) -> None:
     """A memory id the data directory holds no round of is a typo (or the wrong --home): say so
     and name the ones it holds, instead of printing a memory of zeros."""
     from adamm.nodes.backends import backends  # noqa: PLC0415 - opens the stores
-    from adamm.nodes.ingest import InputError  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
+    from adamm.nodes.inputs import InputError  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
 
     sql = backends(ctx).sql
     if sql.count_rounds(memory_id):  # one indexed count; the list only on a miss
@@ -168,7 +168,7 @@ def cmd_ingest(args: argparse.Namespace, ctx: Any) -> int:
     from adamm.formats import load  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
     from adamm.memory import DEFAULT_BATCH, Memory  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
     from adamm.nodes.backends import backends  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
-    from adamm.nodes.ingest import check_memory_id  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
+    from adamm.nodes.inputs import check_memory_id  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
 
     check_memory_id(args.memory_id)
     if args.batch_size is not None and args.batch_size < 1:
@@ -204,7 +204,7 @@ def cmd_ask(args: argparse.Namespace, ctx: Any) -> int:
     from adamm.memory import Memory  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
     from adamm.nodes.backends import backends  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
     from adamm.nodes.cost import summarize  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
-    from adamm.nodes.ingest import check_memory_id  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
+    from adamm.nodes.inputs import check_memory_id  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
 
     from adamm.nodes.questions import check_question  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
     from adamm.stores.records import parse_time  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
@@ -246,7 +246,7 @@ def _image_arg(args: argparse.Namespace) -> dict[str, Any] | None:
     """``--image PATH [--caption TEXT]`` as the query graph's ``image`` input, the file checked
     as ingestion checks a round's image (exists, is a readable image)."""
     from adamm.formats.jsonl import image_problem  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
-    from adamm.nodes.ingest import InputError  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
+    from adamm.nodes.inputs import InputError  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
 
     if args.image is None:
         if args.caption is not None:
@@ -286,7 +286,7 @@ def _cite(c: dict[str, Any]) -> str:
 def cmd_tables(args: argparse.Namespace, ctx: Any) -> int:
     from adamm.memory import Memory  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
     from adamm.nodes.backends import backends  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
-    from adamm.nodes.ingest import check_memory_id  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
+    from adamm.nodes.inputs import check_memory_id  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
 
     _known_memory(ctx, check_memory_id(args.memory_id))
     if args.show is not None:
@@ -321,7 +321,7 @@ def _fmt(value: Any) -> str:
 
 def cmd_stats(args: argparse.Namespace, ctx: Any) -> int:
     from adamm.memory import Memory  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
-    from adamm.nodes.ingest import check_memory_id  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
+    from adamm.nodes.inputs import check_memory_id  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
 
     _known_memory(ctx, check_memory_id(args.memory_id))
     stats = Memory(args.memory_id, context=ctx).stats()
@@ -337,7 +337,7 @@ def cmd_stats(args: argparse.Namespace, ctx: Any) -> int:
 def cmd_forget(args: argparse.Namespace, ctx: Any) -> int:
     from adamm.memory import Memory  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
     from adamm.nodes.backends import backends  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
-    from adamm.nodes.ingest import check_memory_id  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
+    from adamm.nodes.inputs import check_memory_id  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
 
     check_memory_id(args.memory_id)
     if not (args.everything and backends(ctx).vectors.spaces(args.memory_id)):  # a --all killed after its SQL drop: the rerun finishes it
@@ -364,7 +364,7 @@ def cmd_forget(args: argparse.Namespace, ctx: Any) -> int:
 
 def cmd_explain(args: argparse.Namespace, ctx: Any) -> int:
     from adamm.nodes.explain import explain_round  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
-    from adamm.nodes.ingest import check_memory_id  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
+    from adamm.nodes.inputs import check_memory_id  # noqa: PLC0415 - keeps `adamm --help` and usage errors fast
 
     _known_memory(ctx, check_memory_id(args.memory_id))
     doc = explain_round(ctx, args.memory_id, args.round_id)

@@ -126,7 +126,7 @@ class Memory:
     """
 
     def __init__(self, memory_id: str, *, context: Context | Mapping[str, Any] | Any = None, batch_size: int = DEFAULT_BATCH):
-        from adamm.nodes.ingest import check_memory_id  # noqa: PLC0415 - heavy (stores, models): `import adamm.memory` stays light
+        from adamm.nodes.inputs import check_memory_id  # noqa: PLC0415 - `import adamm.memory` stays light
 
         self.memory_id = check_memory_id(memory_id)
         self.context = Context.coerce(dict(context) if isinstance(context, Mapping) else context)
@@ -273,8 +273,7 @@ class Memory:
         hierarchy nodes, units, vectors and BM25 entries in every space, model calls - so that
         nothing a crash, a concurrent writer or a forget lost or duplicated goes unseen."""
         from adamm.nodes.backends import backends  # noqa: PLC0415 - opens the stores
-        from adamm.nodes.ingest import ROUNDS_SPACE  # noqa: PLC0415 - the nodes load the encoders' code
-        from adamm.stores.units import text_space  # noqa: PLC0415 - heavy (stores, models): `import adamm.memory` stays light
+        from adamm.stores.units import ROUNDS_SPACE, text_space  # noqa: PLC0415 - heavy (stores, models): `import adamm.memory` stays light
 
         b, memory_id = backends(self.context), self.memory_id
         stats = b.sql.stats(memory_id)

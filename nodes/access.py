@@ -11,6 +11,7 @@ puts in their config, so a host graph that embeds ours keeps the guarantee.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -100,9 +101,13 @@ def check_caller(memory_id: str, config: Mapping[str, Any] | None = None) -> Non
     """Raise ``AccessError`` when the run's caller may not use ``memory_id``.
 
     Without ``config`` the current run's config is read (``langgraph.config.get_config``);
-    outside a run there is no caller and nothing to check.
+    outside a run there is no caller and nothing to check. A run's config lives in a context
+    variable of ``langchain_core.runnables.config``: while that module is not loaded no run can
+    be in progress, and a command that only reads a memory need not import LangGraph to learn so.
     """
     if config is None:
+        if "langchain_core.runnables.config" not in sys.modules:
+            return
         try:
             from langgraph.config import get_config  # noqa: PLC0415 - only inside a run
 

@@ -32,6 +32,7 @@ class Backends:
 
     def close(self) -> None:
         self.sql.close()
+        self.vectors.close()
 
 
 _CACHE: dict[tuple[Any, ...], Backends] = {}
@@ -71,7 +72,9 @@ def backends(ctx: Context) -> Backends:
 
 
 def reset_backends() -> None:
-    """Close and forget every cached backend (tests, and hosts that change ADAMM_HOME)."""
+    """Close and forget every cached backend (tests, and hosts that change ADAMM_HOME): the
+    SQL engines, and the embedded Chroma systems no other client of the process still uses
+    (their threads and open files; a store opened again loads its directory from disk)."""
     with _LOCK:
         for b in _CACHE.values():
             b.close()

@@ -25,10 +25,9 @@ from sqlalchemy import select
 
 from adamm.nodes.backends import backends
 from adamm.nodes.context import Context
-from adamm.nodes.induce import column_of
-from adamm.nodes.locking import STAGES
+from adamm.nodes.state import STAGES
 from adamm.stores.records import Round
-from adamm.stores.sql import StoreError, cast_value
+from adamm.stores.sql import StoreError, cast_value, column_of
 from adamm.stores.sql_models import RoundRecord
 
 #: ``user_text[12:31]``, ``image:IMG_1[5:30]``, ``ocr:IMG_1[0:4]``: a part of the round and a span in it.

@@ -29,7 +29,7 @@ from adamm.prompts.describe import DESCRIBE_TABLE_SYSTEM, DESCRIBE_TABLE_USER
 from adamm.stores.mining import DEFAULT_CONTEXT_ATTRIBUTES, SupportIndex, update_schemas
 from adamm.stores.quantities import snake_case
 from adamm.stores.records import Round
-from adamm.stores.sql import RESERVED_COLUMNS, ColumnSpec, StoreError, cast_value, check_identifier
+from adamm.stores.sql import ColumnSpec, StoreError, cast_value, check_identifier, column_of
 from adamm.stores.sql_models import ObservationRecord
 
 log = logging.getLogger(__name__)
@@ -40,11 +40,6 @@ log = logging.getLogger(__name__)
 #: A categorical field seen in more than this many times as many rounds as a schema's most common
 #: measured field is shared with other record types: it does not decide which records fit.
 SHARED_FIELD_FACTOR = 2.0
-
-
-def column_of(attribute: str) -> str:
-    """Column name of an attribute; the system column names stay reserved."""
-    return f"{attribute}_value"[:48] if attribute in RESERVED_COLUMNS else attribute
 
 
 def matches(attributes: frozenset[str], schema: frozenset[str], ratio: float) -> bool:

@@ -15,34 +15,15 @@ from typing import Any
 from langgraph.runtime import Runtime
 from pydantic import ValidationError
 
-from adamm.nodes.access import check_caller
 from adamm.nodes.backends import backends
 from adamm.nodes.context import Context
 from adamm.nodes.cost import timed
+from adamm.nodes.inputs import InputError, check_memory_id  # re-exported: callers import them from here too
 from adamm.nodes.locking import committed
 from adamm.nodes.models import probe_servers
 from adamm.nodes.state import IngestState
-from adamm.stores.records import MAX_ID_CHARS, Round
-from adamm.stores.units import Unit
-
-ROUNDS_SPACE = "rounds"
-
-
-class InputError(ValueError):
-    """Ingestion input that cannot be accepted; the message names the record and field."""
-
-
-def check_memory_id(memory_id: Any) -> str:
-    """A memory id is any non-empty string without control characters (hashed before use),
-    and, in a run whose caller is authenticated, one that caller owns (``nodes/access.py``)."""
-    if not isinstance(memory_id, str) or not memory_id.strip():
-        raise InputError("memory_id: must be a non-empty string")
-    if len(memory_id) > MAX_ID_CHARS:
-        raise InputError(f"memory_id: longer than {MAX_ID_CHARS} characters")
-    if any(ord(c) < 32 for c in memory_id):
-        raise InputError("memory_id: contains control characters")
-    check_caller(memory_id)  # inside a deployed run: is this caller's identity the memory's owner?
-    return memory_id
+from adamm.stores.records import Round
+from adamm.stores.units import ROUNDS_SPACE, Unit  # ROUNDS_SPACE re-exported: callers import it from here too
 
 
 def parse_rounds(raw: Any) -> list[Round]:

@@ -37,12 +37,10 @@ from langgraph.runtime import Runtime
 
 from adamm.nodes.backends import Backends, backends
 from adamm.nodes.context import Context
+from adamm.nodes.state import STAGES  # re-exported: the hierarchy imports it from here
 from adamm.stores import crash
 from adamm.stores.locks import memory_lock
 
-#: The stage (``RoundRecord.stage``) each ingest step reaches; ``pending`` of a step lists only
-#: rounds below its stage. ``index_rounds`` ends derivation by marking rounds ``derived``.
-STAGES = {"extract_attributes": 1, "induce_tables": 2, "insert_hierarchy": 3}
 #: The steps ``locked`` commits in one transaction with their stage (the others do it themselves).
 WRAPPED = ("extract_attributes", "induce_tables")
 

@@ -23,6 +23,12 @@ def merge_counts(left: dict[str, int] | None, right: dict[str, int] | None) -> d
 
 # -- ingest -------------------------------------------------------------------------------
 
+#: The stage (``RoundRecord.stage``) each ingest step reaches; ``pending`` of a step lists only
+#: rounds below its stage. ``index_rounds`` ends derivation by marking rounds ``derived``.
+#: (Here, not in ``nodes/locking.py`` which commits them, so that ``adamm explain`` reads
+#: a round's progress without importing the graph stack.)
+STAGES = {"extract_attributes": 1, "induce_tables": 2, "insert_hierarchy": 3}
+
 
 class IngestInput(TypedDict):
     """Rounds to remember for one memory (a user, a tenant)."""

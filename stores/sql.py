@@ -32,6 +32,7 @@ from adamm.stores.sql_base import (
     TableInfo,
     cast_value,
     check_identifier,
+    column_of,
     is_identifier,
     memory_key,
 )
@@ -67,6 +68,7 @@ __all__ = [
     "TableInfo",
     "cast_value",
     "check_identifier",
+    "column_of",
     "is_identifier",
     "memory_key",
 ]

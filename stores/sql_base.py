@@ -41,6 +41,12 @@ SYSTEM_COLUMNS = ("row_id", "memory_id", "source", "record", "order", "time", "o
 #: column (the observed date, else the round time).
 RESERVED_COLUMNS = (*SYSTEM_COLUMNS, "date")
 
+
+def column_of(attribute: str) -> str:
+    """Column name of an attribute; the system column names stay reserved."""
+    return f"{attribute}_value"[:48] if attribute in RESERVED_COLUMNS else attribute
+
+
 _IDENT = re.compile(r"^[a-z][a-z0-9_]{0,47}$")
 
 

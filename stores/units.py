@@ -28,6 +28,9 @@ from adamm.stores.vectors import VectorStore
 
 SearchMode = Literal["hybrid", "dense", "bm25"]
 
+#: The space every round is indexed in as one unit of its own (``nodes.ingest.index_rounds``).
+ROUNDS_SPACE = "rounds"
+
 
 @dataclass(frozen=True)
 class Unit:

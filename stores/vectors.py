@@ -394,18 +394,52 @@ class VectorStore:
         prefix = f"m{memory_key(memory_id)}_"
         return sorted(n[len(prefix) :] for n in self._collection_names() if n.startswith(prefix))
 
+    def close(self) -> None:
+        """Let go of the Chroma client; the store stays usable (its next call connects again).
+
+        Embedded, the client's system for the directory (its threads, its SQLite connection,
+        the index in memory) is stopped once no other client of this process uses it. A system
+        another process has written since this one last looked is only forgotten, as
+        ``_reopen`` does, never stopped: stopping may persist its outdated index over the
+        current one. A server's client closes its connections.
+        """
+        with self._lock:
+            client, self._client = self._client, None
+        if client is None:
+            return
+        if self._process_lock is None:
+            client.close()
+            return
+        from chromadb.api.shared_system_client import SharedSystemClient  # noqa: PLC0415 - loaded: a client exists
+
+        identifier = getattr(client, "_identifier", None) or str(self.path)
+        registered = SharedSystemClient._identifier_to_system.get(identifier)
+        if registered is None or registered is not getattr(getattr(client, "_server", None), "_system", None):
+            return  # already forgotten (a reopen); what replaced it belongs to other clients
+        if not self.path.is_dir():  # its files are gone: nothing to keep current (and no lock file to make again)
+            client.close()
+            return
+        with self._process_lock:
+            if self._read_generation() != self._generation:
+                self._forget_system(identifier)
+            else:
+                client.close()
+
     # ------------------------------------------------------------------------------ internals
 
     def _generation_file(self) -> Path:
         assert self.path is not None
         return self.path.with_name(self.path.name + ".generation")
 
+    def _read_generation(self) -> str:
+        try:
+            return self._generation_file().read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return ""
+
     def _refresh(self) -> None:
         """Under the process lock: reopen Chroma if another process wrote since we last looked."""
-        try:
-            current = self._generation_file().read_text(encoding="utf-8")
-        except FileNotFoundError:
-            current = ""
+        current = self._read_generation()
         if self._client is not None and current != self._generation:
             self._reopen()
         if self._client is None and _SYSTEM_GENERATION.get(str(self.path)) != current:

@@ -75,11 +75,12 @@ def _release(kept: set[str], under: Path) -> None:
     """Stop the Chroma systems opened since ``kept`` was taken, and drop the cached encoders
     whose model files lie under ``under``.
 
-    ``reset_backends`` closes the SQL stores but leaves Chroma's process-wide system for every
-    directory running (with its index in memory), and the encoder cache keeps every model a
-    test loaded from its own files; over a run that grew the test process by gigabytes. A
-    later test that opens the same directory again gets a new system, loaded from disk. The
-    suite-wide text model (``MODEL_CACHE``) stays cached.
+    ``reset_backends`` closes the stores it cached, but a ``VectorStore`` or Chroma client a test
+    opened itself leaves Chroma's process-wide system for its directory running (with its index
+    in memory), and the encoder cache keeps every model a test loaded from its own files; over a
+    run that grew the test process by gigabytes. A later test that opens the same directory
+    again gets a new system, loaded from disk. The suite-wide text model (``MODEL_CACHE``)
+    stays cached.
     """
     shared = sys.modules.get("chromadb.api.shared_system_client")
     if shared is not None:
