@@ -184,10 +184,16 @@ def _resolve(kind: str, m: re.Match[str], today: date) -> tuple[date | None, dat
         b = _point(f"{g['m']} {g['b']}{year}", today)
         return (a[0], b[1]) if a and b and a[0] <= b[1] else None
     if kind == "range":
-        a = _point(g["a"] or g["c"] or g["e"], today)
-        b = _point(g["b"] or g["d"] or g["f"], today)
+        a_text, b_text = g["a"] or g["c"] or g["e"], g["b"] or g["d"] or g["f"]
+        a = _point(a_text, today)
+        b = _point(b_text, today)
         if a is None or b is None:
             return None
+        if re.search(_YEAR, b_text) and not re.search(_YEAR, a_text):
+            # "between May 1 and May 15, 2025": the year written once is both ends'
+            a = _point(f"{a_text}, {b[1].year}", today) or a
+            if a[0] > b[1]:  # "Dec 20 to Jan 5, 2025": the start is in the year before
+                a = _point(f"{a_text}, {b[1].year - 1}", today) or a
         start, end = a[0], b[1]
         if end < start and not re.search(_YEAR, m.group(0)):  # "Dec 20 to Jan 5": the range crosses a year end
             start = date(start.year - 1, start.month, start.day) if not (start.month == 2 and start.day == 29) else start

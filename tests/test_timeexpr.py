@@ -100,3 +100,13 @@ def test_one_period_said_twice_is_one_period_over_both_phrases() -> None:
     (p,) = find_periods(q, NOW)
     assert (p.start, p.end) == (date(2025, 3, 1), date(2025, 3, 15))
     assert q[p.span[0]:p.span[1]] == "the first half of March 2025 (March 1–15)"
+
+
+@pytest.mark.parametrize("phrase, start, end", [
+    ("between May 1 and May 15, 2025", date(2025, 5, 1), date(2025, 5, 15)),
+    ("from Dec 20 to Jan 5, 2025", date(2024, 12, 20), date(2025, 1, 5)),
+    ("between 1 May and 15 May 2025", date(2025, 5, 1), date(2025, 5, 15)),
+])
+def test_a_year_written_once_after_a_range_is_both_ends_year(phrase: str, start: date, end: date) -> None:
+    (p,) = find_periods(f"How long were my entries {phrase}?", date(2025, 3, 23))
+    assert (p.start, p.end) == (start, end)
