@@ -67,6 +67,16 @@ def test_money_for_an_hour_stays_an_amount() -> None:
     assert [(sp.num, sp.unit) for sp in find_spans("paid $95 for an hour")] == [(95.0, "USD"), (1.0, "h")]
 
 
+@pytest.mark.parametrize("text, values", [
+    ("INV-2025-008 · Halvorsen Dental · $1,190.00", [1190.0]),
+    ("room B-12 at 20 kg", [20.0]),
+    ("ran 10-12 km", [10.0, 12.0]),
+    ("it was -3.5", [-3.5]),
+])
+def test_digits_of_an_identifier_are_no_values(text: str, values: list[float]) -> None:
+    assert [sp.num for sp in find_spans(text)] == values
+
+
 def test_two_weights_side_by_side_stay_two() -> None:
     assert [sp.num for sp in find_spans("2.5 kg, then 300 g")] == [2.5, 300]
     assert [sp.num for sp in find_spans("courgettes 2.5 kg 300 g beans")] == [2.5, 300]

@@ -301,6 +301,10 @@ def _label_after(text: str, end: int, ceil: int) -> str:
     return " ".join(out)
 
 
+#: Letters joined by a hyphen to the digits that follow: an identifier's parts ("INV-2025-008").
+_CODE_BEFORE = re.compile(r"[A-Za-z]-(?:\d+-)*$")
+
+
 def find_spans(text: str, masked: list[tuple[int, int]] | None = None) -> list[Span]:
     """Every value the text states, in text order, with labels (see the module docstring).
 
@@ -454,8 +458,9 @@ def find_spans(text: str, masked: list[tuple[int, int]] | None = None) -> list[S
             value = 1.5 if m.group("oneandhalf") else 0.5 if m.group("half") else 0.25 if m.group("quarter") else 1.0
             add(Span(m.start(), m.end(), value, None, "h", "duration", "", m.group(0), role="duration"))
     for m in re.finditer(_NUMBER, text):
-        if not free(m.start(), m.end()):
-            continue
+        digits = m.start() + (m.group(0)[:1] in "+-\u2212")  # a hyphen read as a minus sign is the code's own
+        if not free(m.start(), m.end()) or _CODE_BEFORE.search(text, 0, digits):
+            continue  # "INV-2025-008", "room B-12": the digits of an identifier, no value
         raw = m.group(0)
         um = _UNIT_AFTER.match(text, m.end())
         unit = dim = None
