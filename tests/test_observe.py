@@ -77,6 +77,13 @@ def test_digits_of_an_identifier_are_no_values(text: str, values: list[float]) -
     assert [sp.num for sp in find_spans(text)] == values
 
 
+@pytest.mark.parametrize("text, value", [("Six and a quarter hours of sleep", 6.25), ("seven and a half hours", 7.5),
+                                         ("two and three quarters hours", 2.75)])
+def test_a_number_and_a_part_in_words(text: str, value: float) -> None:
+    (sp,) = find_spans(text)
+    assert (sp.num, sp.unit) == (value, "h")
+
+
 def test_two_weights_side_by_side_stay_two() -> None:
     assert [sp.num for sp in find_spans("2.5 kg, then 300 g")] == [2.5, 300]
     assert [sp.num for sp in find_spans("courgettes 2.5 kg 300 g beans")] == [2.5, 300]

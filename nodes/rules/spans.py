@@ -206,7 +206,9 @@ remaining people persons us them each per percent new old vs versus against""".s
 #: A number written as a word, or "N and a half", before its unit ("seven hours", "two and a
 #: half km"): the grammar of every domain.
 _WORDED = re.compile(r"(?<![\w.,])(?P<n>" + "|".join(sorted(WORD_NUMBERS, key=len, reverse=True)) + r"|\d+)"
-                     r"(?P<half>\s+and\s+a\s+half)?\s+(?P<u>[A-Za-z]+)\b", re.I)
+                     r"(?P<half>\s+and\s+(?:a\s+half|a\s+quarter|three\s+quarters))?\s+(?P<u>[A-Za-z]+)\b", re.I)
+#: "and a half", "and a quarter", "and three quarters" after a number
+_PART_WORDS = {"half": 0.5, "quarter": 0.25, "quarters": 0.75}
 
 
 def coined_unit(word: str, text: str = "", start: int = 0) -> str | None:
@@ -332,7 +334,7 @@ def find_spans(text: str, masked: list[tuple[int, int]] | None = None) -> list[S
         value = float(WORD_NUMBERS[n]) if n in WORD_NUMBERS else parse_number(n)
         if value is None:
             continue
-        value += 0.5 if m.group("half") else 0.0
+        value += _PART_WORDS[m.group("half").split()[-1].lower()] if m.group("half") else 0.0
         dim = dimension_of(unit)
         add(Span(m.start(), m.end(), value, None, unit, dim, "", m.group(0), role="duration" if dim == "duration" else ""))
     for m in paces:
