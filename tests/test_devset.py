@@ -377,3 +377,19 @@ def test_rejects_bad_arguments() -> None:
         generate(chatter_per_day=-1)
     with pytest.raises(ValueError):
         generate(domains=(default_domains()[0], default_domains()[0]))
+
+
+def test_scoring_a_memory_that_does_not_hold_the_dev_set_says_so(tmp_path, monkeypatch, capsys) -> None:
+    """``--memory-id`` scores a memory already ingested (README's tour); one that does not hold
+    the dev set is named, with what to do, instead of scored as if its tables were empty."""
+    from adamm.eval.devset.score import main
+    from adamm.nodes.backends import reset_backends
+
+    monkeypatch.setenv("ADAMM_HOME", str(tmp_path / "home"))
+    reset_backends()
+    try:
+        assert main(["--seed", "0", "--days", "3", "--memory-id", "nothing-here"]) == 2
+    finally:
+        reset_backends()
+    err = capsys.readouterr().err
+    assert "'nothing-here' holds 0 rounds" in err and "ingest it first" in err

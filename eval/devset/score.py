@@ -4,7 +4,8 @@ For every domain of the dev set, the table holding most of its records is its ma
 truth field is matched to the column whose values agree with it most often. Reported per
 domain: the table, rows found / expected, rows from other domains, fields matched, cell
 accuracy, date accuracy - and overall: tables per domain (1 is right), records lost, spurious
-tables. ``python -m adamm.eval.devset.score --seed 0`` runs it end to end on a fresh memory.
+tables. ``python -m adamm.eval.devset.score --seed 0`` runs it end to end on a fresh memory; with
+``--memory-id ID`` it scores a memory that already holds the dev set.
 """
 
 from __future__ import annotations
@@ -131,8 +132,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--days", type=int, default=60)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--memory-id", help="score the tables of this memory, which holds the dev set of --seed and --days "
+                                            "(`adamm ingest dev.jsonl --memory-id dev`), instead of ingesting a fresh one")
     args = parser.parse_args(argv)
-    _, result = run(args.seed, args.days)
+    if args.memory_id:
+        devset = generate(seed=args.seed, days=args.days)
+        memory = Memory(args.memory_id, context=Context())
+        held = memory.stats().get("rounds", 0)
+        if held < len(devset.rounds):
+            sys.stderr.write(f"error: memory {args.memory_id!r} holds {held} rounds, the dev set of --seed {args.seed} "
+                             f"--days {args.days} has {len(devset.rounds)}: ingest it first, or leave out --memory-id\n")
+            return 2
+        result = score(devset, memory.table_documents())
+    else:
+        _, result = run(args.seed, args.days)
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
         return 0
