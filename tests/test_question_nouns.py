@@ -124,6 +124,9 @@ def test_a_day_with_the_most_in_total_is_a_total_per_day_and_units_after_a_quali
     assert intent("Which day did I log my longest sleep?")[0] == "rank"  # one record, not a total
     assert intent("How many billable hours did I log in March 2026?") == ("compute", "sum")
     assert intent("How many billable entries did I log in March 2026?") == ("compute", "count")
+    # a word after the counted noun that only spells a unit ("in" is inches) counts rows still
+    assert intent("How many runs in March 2026?") == ("compute", "count")
+    assert intent("How many books in total did I finish?") == ("compute", "count")
 
 
 def test_a_quantity_written_as_a_unit_word_is_one_of_it() -> None:

@@ -45,6 +45,7 @@ from adamm.nodes.rules.plan_words import (
     has_comparison,
     mask,
     strip_comparisons,
+    unit_word,
     word_stem,
 )
 from adamm.stores.quantities import canonical_unit, dimension_of
@@ -141,13 +142,13 @@ def detect_intent(question: str, periods: list[Period], tables: list[dict[str, A
     if _MEDIAN.search(text):
         return Intent("compute", "median")
     many = re.search(r"\bhow\s+many\s+(\w+)(?:\s+(\w+))?", text, re.I)
-    if many and many.group(2) and not _names_a_quantity(many.group(1), tables or []) \
-            and canonical_unit(many.group(2).lower()) is not None and dimension_of(canonical_unit(many.group(2).lower())) != "count" \
-            and many.group(1).lower() not in ("times", "days", "nights", "weeks", "months", "years"):
-        many = re.search(r"\bhow\s+many\s+\w+\s+(\w+)", text, re.I)  # "how many billable hours": the hours, summed
-    if many and _names_a_quantity(many.group(1), tables or []) and not latest:
+    counted = many.group(1) if many else ""
+    if many and many.group(2) and not _names_a_quantity(counted, tables or []) \
+            and dimension_of(unit_word(many.group(2))) not in (None, "count"):
+        counted = many.group(2)  # "how many billable hours": the hours, summed
+    if counted and _names_a_quantity(counted, tables or []) and not latest:
         return Intent("compute", "sum")
-    if _COUNT.search(text) and not (latest and many and _names_a_quantity(many.group(1), tables or [])):
+    if _COUNT.search(text) and not (latest and counted and _names_a_quantity(counted, tables or [])):
         return Intent("compute", "count")  # "how many stars did I give the last book": the latest value
     asks_day = bool(_WHICH_DAY.search(text))
     which = WHICH_NOUN.search(text_nc)

@@ -19,7 +19,7 @@ import numpy as np
 
 from adamm.nodes.rules.plan_columns import Target, named_text_column, said_text_column
 from adamm.nodes.rules.plan_filters import value_filters
-from adamm.nodes.rules.plan_words import ABBREVIATIONS, GROUP, UNIT_WORDS, focus_words, word_stem
+from adamm.nodes.rules.plan_words import ABBREVIATIONS, GROUP, UNIT_WORDS, focus_words, unit_word, word_stem
 from adamm.stores.bm25 import tokenize
 from adamm.stores.quantities import canonical_unit, dimension_of, find_quantities
 from adamm.stores.timeexpr import Period
@@ -138,8 +138,7 @@ def _asked_units(question: str) -> set[str]:
             # "price per litre", "€1.80 a litre", "my cheapest litre": a price per that unit
             out |= {u for u in _PRICE_UNITS if unit and u.endswith("/" + unit)}
             continue
-        if unit and w.lower() not in ("in", "m", "s", "d", "h", "min", "l", "g", "time", "times", "day", "days", "week",
-                                      "weeks", "month", "months", "year", "years", "night", "nights"):
+        if unit_word(w):
             out.add(unit)
     return out
 

@@ -13,8 +13,23 @@ from __future__ import annotations
 import re
 
 from adamm.stores.bm25 import tokenize
-from adamm.stores.quantities import find_quantities
+from adamm.stores.quantities import canonical_unit, find_quantities
 from adamm.stores.timeexpr import Period
+
+#: Words that spell a unit but in a question are something else: a preposition ("runs *in*
+#: March"), a letter, or a calendar word that counts or dates rows ("how many days").
+_NOT_UNIT_WORDS = frozenset({"in", "m", "s", "d", "h", "min", "l", "g", "time", "times", "day", "days", "week",
+                             "weeks", "month", "months", "year", "years", "night", "nights"})
+
+
+def unit_word(word: str) -> str | None:
+    """The unit a word of a question names ("hours", "kilo", "litres"), None for a word that only
+    spells one (:data:`_NOT_UNIT_WORDS`)."""
+    w = word.lower()
+    if w in _NOT_UNIT_WORDS or (len(w) <= 1 and w not in "%€$£"):
+        return None
+    return canonical_unit(w)
+
 
 #: Comparison phrases, and the operator of the filter each makes.
 COMPARATORS = [
