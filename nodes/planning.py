@@ -73,11 +73,6 @@ def table_candidates(ctx: Context, memory_id: str, *, with_samples: bool = True)
                     key = str(v).strip().lower()
                     col["counts"][key] = col["counts"].get(key, 0) + n
             columns.append(col)
-        if with_samples:
-            said = said_with(ctx, memory_id, {c["name"]: c.get("values") or [] for c in columns if c["type"] == "text"})
-            for c in columns:
-                if said.get(c["name"]):
-                    c["said_with"] = said[c["name"]]
         rows = sql.count_rows(memory_id, info.name)
         table = {"name": info.name, "description": info.description if with_samples else "", "columns": columns, "rows": rows}
         if with_samples:
@@ -85,18 +80,24 @@ def table_candidates(ctx: Context, memory_id: str, *, with_samples: bool = True)
         if with_samples:
             table["keywords"] = table_keywords(ctx, memory_id, info.name, rows, {w for c in info.columns for w in c.name.split("_")})
         out.append(table)
+    if with_samples:  # one pass over the memory's rounds for every table's text columns
+        said = said_with(ctx, memory_id, {(t["name"], c["name"]): c.get("values") or [] for t in out for c in t["columns"] if c["type"] == "text"})
+        for t in out:
+            for c in t["columns"]:
+                if said.get((t["name"], c["name"])):
+                    c["said_with"] = said[(t["name"], c["name"])]
     return out
 
 
-_SAID_WITH: dict[tuple, dict[str, dict[str, int]]] = {}
+_SAID_WITH: dict[tuple, dict[tuple[str, str], dict[str, int]]] = {}
 #: Words kept per column: the ones said most often with its values.
 SAID_WITH_WORDS = 400
 
 
-def said_with(ctx: Context, memory_id: str, columns: dict[str, list[Any]]) -> dict[str, dict[str, int]]:
-    """What the memory says around each text column's values: ``{column: {word stem: weight}}``,
-    a word's weight the number of the column's distinct values named in the rounds that say it.
-    "Which glimmet ..." asks for the column whose values the memory calls glimmets ("my
+def said_with(ctx: Context, memory_id: str, columns: dict[tuple[str, str], list[Any]]) -> dict[tuple[str, str], dict[str, int]]:
+    """What the memory says around each text column's values: ``{(table, column): {word stem:
+    weight}}``, a word's weight the number of the column's distinct values named in the rounds
+    that say it. "Which glimmet ..." asks for the column whose values the memory calls glimmets ("my
     glimmets: Vashti, Oremko, Tisbel and Gannow"), when no column is named so: its values are
     said with that word, a category's values (brask, quorl) seldom. Over every round, not only
     the records', for that is where a memory introduces its names. Not shown to models; cached

@@ -74,8 +74,8 @@ def choose_target(encoder: Any, question: str, periods: list[Period], tables: li
     """The (table, column) the question is about, or None when nothing matches well enough."""
     # a value that is also a measured column's name ("sleep" of a ``kind`` column beside a
     # ``sleep`` column) stays a word of the question: "my longest sleep" asks for the column
-    measured = {w for t in tables for c in t["columns"] if c["type"] in ("int", "float")
-                for n in [c["name"], *(c.get("aliases") or [])] for w in [n.replace("_", " ").lower()]}
+    measured = {n.replace("_", " ").lower() for t in tables for c in t["columns"] if c["type"] in ("int", "float")
+                for n in [c["name"], *(c.get("aliases") or [])]}
     named = [str(f["value"]) for t in tables for f in value_filters(question, t) if str(f["value"]).lower() not in measured]
     focus = focus_words(question, periods, named)
     if not focus or not tables:
