@@ -70,7 +70,9 @@ __all__ = [
     "convert",
     "dimension_of",
     "find_quantities",
+    "minutes_after_hours",
     "mixed_units",
+    "vulgar_fraction",
     "OTHER_READING",
     "parse_quantity",
     "snake_case",
@@ -387,8 +389,8 @@ _WORDS_ONLY = re.compile(_horizontal(_WORD_ALT), re.VERBOSE)
 
 
 def _num(text: str) -> float:
-    if text and text[-1] in FRACTIONS:
-        return float(text[:-1] or 0) + FRACTIONS[text[-1]]
+    if (fraction := vulgar_fraction(text)) is not None:
+        return fraction
     return float(text.replace(",", ""))
 
 
@@ -521,12 +523,28 @@ def _joined(text: str, big: Quantity, small: Quantity, gap_start: int, start: in
     if unit is None:
         if big.unit == "ft" and _INCHES_AFTER.match(text, end):
             unit, end = "in", _INCHES_AFTER.match(text, end).end()  # type: ignore[union-attr]
-        elif big.unit == "h" and re.fullmatch(r"[0-5]\d", small.raw):
-            unit = "min"  # "1h 10": the minutes after the hours, as a clock writes them
+        elif minutes_after_hours(big.unit, small.raw, None):
+            unit = "min"
         else:
             return None
     value = mixed_units(big.value, big.unit, small.value, unit)
     return None if value is None else (end, value)
+
+
+def vulgar_fraction(text: str) -> float | None:
+    """"3½" -> 3.5, "½" -> 0.5: digits (or none) and one fraction character, else None."""
+    if not text or text[-1] not in FRACTIONS or not (text[:-1].isdigit() or not text[:-1]):
+        return None
+    return int(text[:-1] or 0) + FRACTIONS[text[-1]]
+
+
+_MINUTES_PART = re.compile(r"[0-5]\d(?![\d.,])")
+
+
+def minutes_after_hours(unit: str | None, part_raw: str, part_unit: str | None) -> bool:
+    """"1h 10": two digits right after hours, their unit left out (or "in" after them, read as
+    inches: "1h 10 in the car"), are minutes, as a clock writes them."""
+    return unit == "h" and part_unit in (None, "in") and _MINUTES_PART.match(part_raw) is not None
 
 
 def mixed_units(value: float, unit: str | None, part: float, part_unit: str | None) -> float | None:

@@ -37,7 +37,17 @@ import re
 from dataclasses import dataclass
 
 from adamm.nodes.rules.dates import MONTHS, minutes_and_seconds
-from adamm.stores.quantities import FRACTIONS, PART_GAP, WORD_NUMBERS, canonical_unit, dimension_of, mixed_units, pace_unit
+from adamm.stores.quantities import (
+    FRACTIONS,
+    PART_GAP,
+    WORD_NUMBERS,
+    canonical_unit,
+    dimension_of,
+    minutes_after_hours,
+    mixed_units,
+    pace_unit,
+    vulgar_fraction,
+)
 
 __all__ = ["Span", "find_spans", "parse_number", "cells"]
 
@@ -84,8 +94,8 @@ def parse_number(raw: str, *, price: bool = False) -> float | None:
     sign = -1.0 if s.startswith("-") else 1.0
     s = s.lstrip("+-")
     if s and s[-1] in FRACTIONS:  # "3½"
-        whole = s[:-1]
-        return sign * (int(whole or 0) + FRACTIONS[s[-1]]) if whole.isdigit() or not whole else None
+        fraction = vulgar_fraction(s)
+        return None if fraction is None else sign * fraction
     if " " in s:
         s = s.replace(" ", "")
     if "," in s and "." in s:
@@ -545,9 +555,8 @@ def _mixed_units(text: str, spans: list[Span]) -> list[Span]:
         if prev is not None and prev.num is not None and sp.num is not None and prev.role in ("", "duration") \
                 and sp.role in ("", "duration") and not sp.label and PART_GAP.fullmatch(text[prev.end:sp.start]):
             unit, end = sp.unit, sp.end
-            digits = re.match(r"[0-5]\d(?!\d)", sp.raw)
-            if prev.unit == "h" and digits and (sp.unit is None or sp.unit == "in"):
-                unit, end = "min", sp.start + 2  # "1h 10", "1h 10 in the car": minutes
+            if minutes_after_hours(prev.unit, sp.raw, sp.unit):
+                unit, end = "min", sp.start + 2  # "1h 10", "1h 10 in the car"
             value = mixed_units(prev.num, prev.unit, sp.num, unit)
             if value is not None:
                 prev.end, prev.num, prev.raw = end, value, text[prev.start:end]
