@@ -26,7 +26,7 @@ from collections.abc import Iterable, Sequence
 
 from adamm.nodes.rules.observe import DIMENSION_NAMES, GENERIC_WORDS, MONEY_WORDS, QUALIFIERS
 from adamm.nodes.rules.slots import SlotModel, content_stem
-from adamm.nodes.rules.terms import KIND_WORDS, TermFields, labels_as_values
+from adamm.nodes.rules.terms import GENERIC_NAMES, KIND_WORDS, TermFields, labels_as_values
 from adamm.stores.attributes import AttributeResolver, Known
 from adamm.stores.mining import DEFAULT_CONTEXT_ATTRIBUTES
 from adamm.stores.quantities import snake_case
@@ -301,6 +301,9 @@ def _term_fields(sql: SqlStore, memory_id: str, resolver: AttributeResolver, rou
     # named from the same records, so the fields change only when the prefix does
     slotted = [(name, value) for t in fitted for name, value, _a, _b in model.transform(t)]
     stated = _stated(by_record[key] for key in prefix) + _category_values(categories)
+    # a generic name the memory states anywhere ("There are four of them: Vashti, ...") reserves
+    # that name (below), so its values come along: a field holding only them may still take it
+    stated += sorted({(a, v) for a, v in labelled if a in GENERIC_NAMES} - set(stated))
     # a field's label is known by standing next to its numbers (``terms`` leaves those out), so
     # the memory's rarer field names are not left out as such: a category word read as a label
     # ("Oremko thr 14.9") is still that category's value

@@ -161,11 +161,16 @@ class AttributeResolver:
         on, the slot a record lacks or the nearest name would put a genre under ``time_of_day``)
         and for a name the extractor chose on purpose (a started book's ``size`` is no ``pages``).
         """
-        if name in self.known and name not in exclude:
+        exact = name in self.known and name not in exclude
+        if exact and units_agree(self.known[name].dimension, dimension):
             return name
         for k in self.known.values():
             if name in k.aliases and k.name not in exclude and units_agree(k.dimension, dimension):
+                # "Threnn 18.6 qelts" is the threnn of every other round, even after an aside
+                # ("the breed's threnn is 3 dovs") coined a ``threnn`` of another unit
                 return k.name
+        if exact:
+            return name
         compatible = [k for k in self.known.values() if units_agree(k.dimension, dimension) and k.name not in exclude]
         if not compatible:
             return None

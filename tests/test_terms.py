@@ -97,6 +97,18 @@ def test_fit_finds_the_names_and_the_moods(encoder: TextEncoder) -> None:
     assert named.transform("Gannow — 12.2 qelts", have=["name"]) == []
 
 
+def test_a_generic_name_stated_for_the_values_is_still_the_fields(encoder: TextEncoder) -> None:
+    # "There are four of them: Vashti, ..." states a ``name`` (which reserves it) for one of the
+    # values: the field of those values may still take the name; a field of other values may not
+    texts = [t for *_, t in log()]
+    model = TermFields().fit(texts, encoder.encode, exclude=["qelts", "min"], named=[("name", "Vashti")],
+                             reserved=["name"])
+    assert {f.name: frozenset(f.values) for f in model.fields_}.get("name") == frozenset(n.lower() for n in NAMES)
+    other = TermFields().fit(texts, encoder.encode, exclude=["qelts", "min"], named=[("name", "Pelloran")],
+                             reserved=["name"])
+    assert "name" not in {f.name for f in other.fields_}
+
+
 def test_no_encoder_or_too_few_records_learn_nothing(encoder: TextEncoder) -> None:
     texts = [t for *_, t in log()]
     assert TermFields().fit(texts, None).fields_ == []

@@ -64,3 +64,12 @@ def test_aligning_two_layouts_does_not_depend_on_the_order_companions_were_seen(
     forward = _aligned(Counter({"a1": 3, "a2": 1, "rpe": 2}), theirs, dims, together)
     backward = _aligned(Counter({"a2": 1, "a1": 3, "rpe": 2}), theirs, dims, together)
     assert forward == backward and set(forward) <= set(theirs)
+
+
+def test_a_label_known_as_an_alias_in_its_unit_beats_a_name_an_aside_coined_in_another_unit() -> None:
+    # "thrn" is recorded in q and also written "threnn"; an aside once coined a ``threnn`` in dovs
+    known = [Known("thrn", "q", "unit:q", "float", aliases={"threnn"}), Known("threnn", "dov", "unit:dov", "float")]
+    r = _resolver(known, [(frozenset({"thrn"}), 9), (frozenset({"threnn"}), 1)])
+    assert r.resolve("threnn", "unit:qelt") == "thrn"  # "Threnn 18.6 qelts": qelts shorten to q
+    assert r.resolve("threnn", "unit:dov") == "threnn"  # the aside's own unit keeps its name
+    assert r.resolve("threnn", None) == "threnn"  # nothing agrees: the name as written

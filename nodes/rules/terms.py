@@ -309,9 +309,13 @@ class TermFields:
         counts = np.array([len(occurs[k]) for k in keys], dtype=np.float64)
         expected = np.outer(counts, counts) / len(texts)
         owners: dict[str, Counter] = defaultdict(Counter)
+        generic: dict[str, set[str]] = defaultdict(set)  # a generic name -> the values stated under it
         for attribute, value in named:
+            stem = " ".join(content_stem(w) for w in value.split())
             if attribute not in GENERIC_NAMES:  # a layout's unnamed cell ("kind") names nothing
-                owners[" ".join(content_stem(w) for w in value.split())][attribute] += 1
+                owners[stem][attribute] += 1
+            else:
+                generic[attribute].add(stem)
         owner = np.array([owners[k].most_common(1)[0][0] if owners.get(k) else "" for k in keys], dtype=object)
         sets = [occurs[k] for k in keys]
         incidence = np.zeros((len(keys), len(texts)), dtype=np.float32)
@@ -356,7 +360,10 @@ class TermFields:
                     continue
                 if not self._capitalised(values, forms):
                     continue  # lower-case words nothing names: too often the chat around a log ("back", "through")
-                free = [c for c in NAME_WORDS if c not in used]
+                # a generic name stated only for values of this field ("four of them: Vashti")
+                # is this field's, though the statement reserved it
+                free = [c for c in NAME_WORDS if c not in used or (
+                    generic.get(c) and generic[c] <= set(values) and all(f.name != c for f in self.fields_))]
                 if not free:
                     continue
                 name = free[0]
