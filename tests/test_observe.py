@@ -157,6 +157,21 @@ def test_labels_before_and_after_a_value() -> None:
                                                   ("average power", 140), ("cadence", 88)]
 
 
+@pytest.mark.parametrize("text, name, value", [
+    ("Barely 5 hours of sleep.", "sleep", 5.0),  # not "barely"
+    ("Managed about 6h of sleep.", "sleep", 6.0),  # not "managed"
+    ("Re yesterday: 7h15 of sleep, not terrible.", "sleep", 7.25),  # a colon heading that only dates it
+    ("Counted 4 pips of skep.", "skep", 4.0),  # a coined unit of a coined field
+    ("Did 20 minutes of vorrin though.", "vorrin", 20.0),  # a function word after it is no part of it
+])
+def test_a_value_of_something_is_named_by_what_it_measures(text: str, name: str, value: float) -> None:
+    assert [(d.attribute, d.value_num) for d in extract_round(rnd(text))] == [(name, value)]
+
+
+def test_a_colon_label_stays_before_a_value_of_something() -> None:
+    assert [d.attribute for d in extract_round(rnd("Brell: 7 qz of dust"))] == ["brell"]
+
+
 def test_a_plain_number_needs_its_label_in_front_and_an_identifier_is_no_value() -> None:
     names = {d.attribute for d in extract_round(rnd("", "Export preview with 4 rows; pump 7; odometer 48,213"))}
     assert names == {"odometer"}
@@ -307,6 +322,19 @@ def test_a_round_with_no_cue_has_no_observed_day() -> None:
 ])
 def test_someone_elses_numbers_plans_and_targets_are_not_observations(text: str) -> None:
     assert extract_round(rnd(text)) == []
+
+
+def test_a_third_person_is_whom_the_log_is_about_unless_someone_else_was_just_named() -> None:
+    # a pet, a baby: "she", "he" are the log's subject
+    got = {d.attribute: d.value_num for d in extract_round(rnd(
+        "Vashti on Wednesday: she was brask, threnn 13.0 qelts. Counted 4 pips of skep. Roughly 19 min."))}
+    assert got.get("threnn") == 13.0 and got.get("skep") == 4.0 and got.get("duration") == 19.0
+    assert [d.value_num for d in extract_round(rnd("He napped in the pram for 40 minutes."))] == [40.0]
+    # ... but a pronoun after someone else's sentence continues it, and what they say is theirs
+    got = [d.value_num for d in extract_round(rnd("My brother tried my monitor: 152 over 96. He got 148/92 the "
+                                                    "second time. Mine was 121/80."))]
+    assert got == [121.0, 80.0]
+    assert extract_round(rnd("Openers of 9.5 are for meet day only, she says.")) == []
 
 
 def test_the_assistant_restating_a_value_adds_nothing() -> None:

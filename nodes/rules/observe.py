@@ -157,7 +157,7 @@ def _name(sp: Span) -> str | None:
         return None  # what is left, a goal, a streak: not the record's value
     if words and set(words) <= _PRONOUNS:
         return None  # "4 of us", "two of them": people, not a measurement
-    if sp.label_after and sp.unit and not sp.leads and " ".join(words) not in LABELS and not any(w in LABELS for w in words):
+    if sp.label_after and sp.unit and not sp.leads and not sp.of and " ".join(words) not in LABELS and not any(w in LABELS for w in words):
         words = []  # "a 52-minute walk": the activity, not a field; the unit names the value
         # (a value opening its cell, "15.5 kg dron", is the field the words after it name)
     if words and _only_facets(" ".join(words)):
@@ -212,7 +212,11 @@ _OTHER_PERSON = re.compile(
     r"\b(?:my|a|his|her|our|their|the)\s+(?:[\w-]+\s+)?(?:brother|sister|wife|husband|partner|neighbou?r|colleague|friend|son|"
     r"daughter|mother|father|mum|mom|dad|coach|doctor|gp|dietitian|boss|employer|patient|sister-in-law|brother-in-law|"
     r"nephew|niece|cousin|uncle|aunt|grandma|grandpa|kid|kids|team-?mate|trainer|physio|nurse)(?:'s)?\b"
-    r"|^\s*(?:her|his|their)\b|\b(?:she|he|they|she's|he's|they're|them)\b", re.I)
+    r"|\b(?:she|he|they)\s+(?:says|said|reckons|reckoned|thinks|thought|told|tells|claims|claimed|swears)\b", re.I)
+#: A third person in a sentence ("she was brask", "he napped 40 minutes") is whoever the log is
+#: about - a pet, a baby, a plant - unless the sentence before was about someone else ("My
+#: brother tried my monitor. He got 148/92."): a pronoun continues its round's last person.
+_PRONOUN = re.compile(r"^\s*(?:her|his|their)\b|\b(?:she|he|they|she's|he's|they're|them)\b", re.I)
 _NOT_A_LOG = re.compile(
     r"\b(?:if|should|could|would|might|maybe|perhaps|planning|plan to|thinking about|going to|want to|wants|hope|"
     r"usually|typically|every|each|per day|a day|a week|a month|a year|at least|target|goal|aim|resolution|"
@@ -290,9 +294,14 @@ def _units(part: str, text: str) -> list[_Unit]:
     return out
 
 
-def _observing(unit: _Unit) -> bool:
+def _about_other(text: str, before: bool) -> bool:
+    """Is the sentence about someone else's values? ``before``: the round's previous sentence was."""
+    return bool(_OTHER_PERSON.search(text)) or (before and bool(_PRONOUN.search(text)))
+
+
+def _observing(unit: _Unit, other: bool = False) -> bool:
     t = unit.text.strip()
-    if _QUESTION.search(t) or _OTHER_PERSON.search(t):
+    if _QUESTION.search(t) or other:
         return False
     hedged = [m for m in _NOT_A_LOG.finditer(t) if not _is_name(t, m)]
     tiles = len(_TILE.split(t))
@@ -945,12 +954,14 @@ def extract_round(rnd: Round, ocr: dict[str, str] | None = None) -> list[Draft]:
         if ocr and ocr.get(im.image_id):
             parts.append((f"ocr:{im.image_id}", ocr[im.image_id]))
     units: list[_Unit] = []
+    other = False
     for part, text in parts:
         for unit in _units(part, text):
             dates = find_dates(unit.text, ref)
             # "Today: 68 min" on an app card is the screenshot's day, which the user's words date.
             unit.days = [d.day for d in dates if d.day is not None and (d.kind == "day" or part == "user_text")]
-            unit.observing = _observing(unit)
+            other = _about_other(unit.text, other)
+            unit.observing = _observing(unit, other)
             if unit.observing and _SLEEP.search(unit.text) and ref is not None:
                 # A night's sleep is dated by the day one wakes up, as sleep apps do.
                 unit.days = [ref if d == ref - timedelta(days=1) and _LAST_NIGHT.search(unit.text) else d for d in unit.days]

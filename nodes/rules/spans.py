@@ -70,6 +70,7 @@ class Span:
     colon: bool = False  #: "Label: value" - a field label, whatever its case
     leads: bool = False  #: the value opens its cell ("427 brox glevsu score"): a label after it is the cell's field
     role: str = ""  #: "first" / "second" of a pair, "rating", "money", "price", "duration", "delta"
+    of: bool = False  #: the label after is what the value measures ("6h of sleep", "4 pips of skep")
     changes: Span | None = None  #: for a "delta", the value whose change it states
 
 
@@ -199,7 +200,7 @@ _SCORE = re.compile(r"\bscore\s*:?\s*(?P<a>\d{1,2})\s?[-–:]\s?(?P<b>\d{1,2})(?
 #: A word that may stand between a value and its unit-less label (``pulse of 66``).
 _LABEL_STOP = frozenset("""a an the my his her their our your its this that these those of at on in to for with by
 from and or but was were is are be been has had have got did do does it i me we you he she they
-about around approx approx. roughly nearly almost just only over under than then so also too said says
+about around approx approx. roughly nearly almost just only over under than then so also too though again anyway still said says
 reads read shows show showed shown showing came went took take makes made gave give get
 today yesterday tonight morning evening afternoon night last this next week weekend day
 monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs fri""".split())
@@ -674,7 +675,10 @@ def _attach_labels(text: str, spans: list[Span]) -> None:
             before = ""  # "Yesterday's walk: 1 h 4 min, about 5.3 km": a heading, not a field label
         after = _label_after(text, sp.end, min(b, next_start))
         sp.colon = bool(before) and ":" in text[floor:sp.start]
-        if before and before.lower() not in _QUALIFIER_ONLY:
+        if after and sp.unit and _OF_AFTER.match(text, sp.end) and (
+                not sp.colon or _DAY_HEADING.fullmatch(text[floor:sp.start].rpartition(":")[0].strip())):
+            sp.label, sp.label_after, sp.of = after, True, True  # "Barely 5 hours of sleep": what it measures
+        elif before and before.lower() not in _QUALIFIER_ONLY:
             sp.label = before
             if sp.colon and after and sp.leads:
                 headed[i] = after
@@ -695,6 +699,12 @@ def _attach_labels(text: str, spans: list[Span]) -> None:
     if following >= 2 and following > sum(1 for sp in spans if sp.colon) - len(headed):
         for i, after in headed.items():
             spans[i].label, spans[i].label_after, spans[i].colon = after, True, False
+
+
+#: "of" and a word right after a value's unit: the thing the value measures ("6h of sleep").
+_OF_AFTER = re.compile(r"\s*of\s+[A-Za-z]")
+#: A colon heading that only dates what follows ("Re yesterday: 7h15 of sleep").
+_DAY_HEADING = re.compile(r"(?:\w+\s+)?(?:yesterday|today|tonight|last\s+night|this\s+morning|(?:mon|tues|wednes|thurs|fri|satur|sun)day)", re.I)
 
 
 #: What may stand between a label and a plain number: "pulse 69", "odometer was at 59,567".
