@@ -137,3 +137,24 @@ def test_a_quantity_written_as_a_unit_word_is_one_of_it() -> None:
     assert condition_filters("How many of my pickings weighed more than a kilo?", [], target) == [
         {"column": "weight", "op": ">", "value": 1000.0}]
     assert condition_filters("How many pickings came from a friend?", [], target) == []
+
+
+def test_how_many_units_of_a_field_is_its_total_and_a_comparator_is_no_subset(ctx: Context) -> None:
+    total = round(sum(r[3] for r in RECORDS if r[1] == "Ruell"), 1)
+    assert ask(ctx, "How many pelts of drask have I counted on Ruell altogether?").startswith(f"{total:g} ")
+    over = [r for r in RECORDS if r[3] > 13]
+    # "above" is what the value is, not a word the rows must mention
+    assert ask(ctx, "How many tendings had a drask above 13 pelts?").startswith(f"{len(over)}:")
+    from adamm.nodes.rules.plan_intent import detect_intent
+
+    assert detect_intent("How many days of drask did I log?", []).operator == "count"  # days count rows
+
+
+def test_a_comparator_the_rows_happen_to_say_is_no_subset() -> None:
+    from adamm.nodes.rules.plan_filters import mention_filters
+
+    table = {"name": "thrn_log", "rows": 40, "vocabulary": {"above": 3, "whiteboard": 5, "murl": 40},
+             "columns": [{"name": "murl", "type": "float", "unit": "dv"}]}
+    assert mention_filters("How many tendings had a murl above 4 dovs?", [], table) == []
+    assert mention_filters("How many whiteboard tendings had a murl over 4 dovs?", [], table) == [
+        {"column": "captions", "op": "mentions", "value": "whiteboard"}]

@@ -123,7 +123,8 @@ _FUNCTION_WORDS = _ARTICLES | {"i", "we", "you", "it", "be", "been", "being", "a
                                "whom", "whose", "into", "onto", "up", "down", "out", "over", "under", "after", "before",
                                "since", "until", "between", "within", "without", "ever", "also", "just", "only", "still",
                                "counting", "where", "noted", "spend", "spent", "get", "go", "went", "put", "give", "gave",
-                               "buy", "bought", "purchase", "purchased", "something", "anything", "play", "played"}
+                               "buy", "bought", "purchase", "purchased", "something", "anything", "play", "played",
+                               "above", "below", "beneath", "exceed", "exceeding", "exceeded"}  # comparators: what a value is, no subset
 
 
 def mention_filters(question: str, periods: list[Period], table: dict[str, Any], *, skip: set[str] = frozenset(),

@@ -148,6 +148,10 @@ def detect_intent(question: str, periods: list[Period], tables: list[dict[str, A
         counted = many.group(2)  # "how many billable hours": the hours, summed
     if counted and _names_a_quantity(counted, tables or []) and not latest:
         return Intent("compute", "sum")
+    of = re.search(r"\bhow\s+many\s+(\w+)\s+of\s+(?:my\s+|the\s+)?(\w+)", text, re.I)
+    if of and not latest and not _COUNTS_ROWS.fullmatch(LEMMAS.get(of.group(1).lower(), of.group(1).lower())) \
+            and _names_a_measured_column(of.group(2), tables or []):
+        return Intent("compute", "sum")  # "how many pips of skep": the skep, summed in its unit
     if _COUNT.search(text) and not (latest and counted and _names_a_quantity(counted, tables or [])):
         return Intent("compute", "count")  # "how many stars did I give the last book": the latest value
     asks_day = bool(_WHICH_DAY.search(text))
@@ -250,6 +254,17 @@ def _counts_records(word: str, tables: list[dict[str, Any]]) -> bool:
     named = {word_stem(w) for t in tables for w in re.split(r"[_\s]+", f"{t.get('name', '')} {t.get('description', '')}".lower()) if w}
     said = any((t.get("vocabulary") or {}).get(word.lower(), 0) >= 2 for t in tables)  # the rows' own word for themselves
     return stem in named or said
+
+
+#: Words that count rows however they are followed ("how many days of rain").
+_COUNTS_ROWS = re.compile(r"times?|days?|nights?|weeks?|months?|years?|d|wk")
+
+
+def _names_a_measured_column(word: str, tables: list[dict[str, Any]]) -> bool:
+    """A numeric column's name or alias, whatever its unit ("skep", "sleep")."""
+    stem = word_stem(LEMMAS.get(word.lower(), word.lower()))
+    return any(stem in {word_stem(x) for n in [c["name"], *(c.get("aliases") or [])] for x in n.lower().split("_")}
+               for t in tables for c in t["columns"] if c["type"] in ("int", "float"))
 
 
 def _names_a_quantity(word: str, tables: list[dict[str, Any]]) -> bool:
