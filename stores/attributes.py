@@ -109,6 +109,16 @@ def core(name: str) -> str:
     return " ".join(sorted(tokens(name)))
 
 
+def shortened(short: str, name: str) -> bool:
+    """Is ``short`` the one-word ``name`` with letters left out ("mrl" - "murl", "thr" - "thrn")?
+    Its first letter, then its other letters in order - looser than :func:`abbreviates`, so
+    only for a name that agrees in unit with one known field alone. Pure."""
+    if not (short.isalpha() and name.replace("_", "").isalpha() and 2 <= len(short) < len(name) and short[0] == name[0]):
+        return False
+    rest = iter(name[1:])
+    return all(c in rest for c in short[1:])
+
+
 def units_agree(a_dimension: str | None, b_dimension: str | None) -> bool:
     """The same dimension, or two units the memory coined where one is the other shortened
     ("14 q" and "14 qelts", "3 dv" and "3 dovs": a narrow display cuts its unit as it cuts a
@@ -162,15 +172,26 @@ class AttributeResolver:
         and for a name the extractor chose on purpose (a started book's ``size`` is no ``pages``).
         """
         exact = name in self.known and name not in exclude
-        if exact and units_agree(self.known[name].dimension, dimension):
+        # a number without a unit under a name the memory knows ("thr" heading a whiteboard
+        # column) is that field's, in the field's own unit
+        bare_number = dimension is None and not strict
+        if exact and (units_agree(self.known[name].dimension, dimension) or bare_number and self.known[name].kind != "text"):
             return name
         for k in self.known.values():
-            if name in k.aliases and k.name not in exclude and units_agree(k.dimension, dimension):
+            if name in k.aliases and k.name not in exclude and (
+                    units_agree(k.dimension, dimension) or bare_number and k.kind != "text"):
                 # "Threnn 18.6 qelts" is the threnn of every other round, even after an aside
                 # ("the breed's threnn is 3 dovs") coined a ``threnn`` of another unit
                 return k.name
         if exact:
             return name
+        if not strict:
+            # "mrl", "sk" heading columns: a name shortened as a narrow layout shortens it
+            short = [k for k in self.known.values() if k.name not in exclude and k.kind != "text"
+                     and (units_agree(k.dimension, dimension) or bare_number)
+                     and any(shortened(name, n) for n in (k.name, *k.aliases))]
+            if len(short) == 1:
+                return short[0].name
         compatible = [k for k in self.known.values() if units_agree(k.dimension, dimension) and k.name not in exclude]
         if not compatible:
             return None

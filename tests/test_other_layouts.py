@@ -58,6 +58,23 @@ def test_a_csv_export_names_its_cells_and_its_header_names_their_units() -> None
                    (1, "fee", 9.0, "USD", "2026-03-04"), (1, "keeper", "Tirn", None, "2026-03-04")]
 
 
+def test_a_caption_that_says_a_tables_header_in_words_names_the_cells_of_its_rows() -> None:
+    caption = ("Photo of a whiteboard with a hand-ruled grid, columns headed 'day', 'who', 'vrl', 'min'. Rows: "
+               "'3 Mar · Ashvel · 14 · 35'; '4 Mar · Tirn · – · 40'. A magnet holds a list in the corner.")
+    rnd = Round(round_id="r", user_text="The week's board.", timestamp=datetime(2026, 3, 5, 9),
+                images=[{"image_id": "i", "caption": caption}])
+    got = sorted((d.record, d.attribute, d.value_num if d.value_num is not None else d.value_text, d.unit, str(d.observed_at))
+                 for d in extract_round(rnd))
+    assert got == [(0, "duration", 35.0, "min", "2026-03-03"), (0, "vrl", 14.0, None, "2026-03-03"),
+                   (0, "who", "Ashvel", None, "2026-03-03"), (1, "duration", 40.0, "min", "2026-03-04"),
+                   (1, "who", "Tirn", None, "2026-03-04")]
+    # the header separated as its rows are: "a table with columns Day · Vrell · Drom"
+    rnd = Round(round_id="r", user_text="", timestamp=datetime(2026, 3, 5, 9), images=[{"image_id": "i", "caption":
+                "Screenshot: a table with columns Day · Vrell · Drom. Rows: '3 Mar · 14 qz · 35 min'; '4 Mar · 12 qz · 30 min'"}])
+    assert sorted((d.record, d.attribute, d.value_num) for d in extract_round(rnd)) == [
+        (0, "drom", 35.0), (0, "vrell", 14.0), (1, "drom", 30.0), (1, "vrell", 12.0)]
+
+
 def test_a_header_names_its_unit_only_when_the_unit_closes_it() -> None:
     from adamm.nodes.rules.observe import unit_in_header
 

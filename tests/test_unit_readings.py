@@ -73,3 +73,14 @@ def test_a_label_known_as_an_alias_in_its_unit_beats_a_name_an_aside_coined_in_a
     assert r.resolve("threnn", "unit:qelt") == "thrn"  # "Threnn 18.6 qelts": qelts shorten to q
     assert r.resolve("threnn", "unit:dov") == "threnn"  # the aside's own unit keeps its name
     assert r.resolve("threnn", None) == "threnn"  # nothing agrees: the name as written
+
+
+def test_a_bare_number_under_a_known_or_shortened_name_is_that_field() -> None:
+    # a whiteboard column headed "thr" / "mrl" over numbers without their unit
+    known = [Known("thrn", "q", "unit:q", "float", aliases={"thr"}), Known("murl", "dv", "unit:dv", "float"),
+             Known("sael", None, None, "text")]
+    r = _resolver(known, [(frozenset({"thrn", "murl", "sael"}), 9)])
+    assert r.resolve("thr", None) == "thrn"  # a known alias, the field's own unit
+    assert r.resolve("mrl", None) == "murl"  # letters left out
+    assert r.resolve("mrl", "unit:dv") == "murl"
+    assert r.resolve("mrl", "mass") is None  # a weight is no murl, however it is spelt

@@ -545,19 +545,55 @@ def _header_of(unit: _Unit) -> tuple[str, list[tuple[int, int]]] | None:
     return None
 
 
+#: A caption that describes a table's header: "columns headed 'day', 'who', 'thr'", "a table
+#: with columns Date · Crop · Weight".
+_DESCRIBED_HEADER = re.compile(
+    r"\bcolumns?\s+(?:(?:are|were|headed|labell?ed|named|titled|called|reading|read)\s+|:\s*)?"
+    r"(?P<names>(?:[\'\"‘“][^\'\"’”\d]{1,30}[\'\"’”]\s*(?:,\s*(?:and\s+)?|and\s+|[·|]\s*)?){2,}"
+    r"|[A-Za-z][^.;:\d]{0,120}?(?:\s[·|]\s[A-Za-z](?:[^.;:·|\d]{0,30}[^.;:·|\d\s])?){1,})", re.I)
+
+
+def _described_header(unit: _Unit) -> list[str] | None:
+    """The column names a caption's sentence gives a table in words (``_DESCRIBED_HEADER``)."""
+    m = _DESCRIBED_HEADER.search(unit.text)
+    if m is None:
+        return None
+    raw = m.group("names")
+    quoted = re.findall(r"[\'\"‘“]([^\'\"’”]+)[\'\"’”]", raw)
+    names = quoted if len(quoted) >= 2 else [c.strip(" .") for c in re.split(r"\s[·|]\s", raw)]
+    names = [n for n in names if n]
+    return names if len(names) >= 2 and all(len(n.split()) <= 4 for n in names) else None
+
+
 def _read_header_tables(units: list[_Unit]) -> None:
     """"Date | Vrell | Brosk" over "Mar 4 | 14 qz | Ashvel": every row's cell takes its column's
     header as its label, by position - the layout says what each value is, not the words next
-    to it (there are none). Rows are the lines right under the header with as many cells."""
+    to it (there are none). Rows are the lines right under the header with as many cells. A
+    caption may say the header in words ("columns headed 'day', 'who', 'thr'. Rows: '9 Mar ·
+    Vashti · 13.2'; ..."): the rows after it split by whichever separator gives as many cells."""
     i = 0
     while i < len(units):
         head = _header_of(units[i])
-        if head is None:
+        described = _described_header(units[i]) if head is None else None
+        if described is not None:
+            j = i + 1
+            while j < len(units) and units[j].part == units[i].part and not re.search(r"\d", units[j].text) \
+                    and len(units[j].text.split()) <= 2:
+                j += 1  # "Rows:"
+            sep = next((x for x in _TABLE_SEPARATORS if j < len(units) and units[j].part == units[i].part
+                        and len(_cells_of(units[j].text, x)) == len(described)), None)
+            if sep is None:
+                i += 1
+                continue
+            names = described
+        elif head is None:
             i += 1
             continue
-        sep, labels = head
-        names = [units[i].text[a:b].strip(" :") for a, b in labels]
-        j = i + 1
+        else:
+            sep, labels = head
+            names = [units[i].text[a:b].strip(" :") for a, b in labels]
+            j = i + 1
+        first = j
         while j < len(units) and units[j].part == units[i].part and units[j].observing:
             row = units[j]
             cells = _cells_of(row.text, sep)
@@ -565,7 +601,7 @@ def _read_header_tables(units: list[_Unit]) -> None:
                 break
             row.spans = [sp for (a, b), name in zip(cells, names) for sp in _cell_spans(row, a, b, name)]
             j += 1
-        i = j if j > i + 1 else i + 1
+        i = j if j > first else i + 1
 
 
 def _weekday_run(names: list[str], ref: date | None) -> list[date | None]:
@@ -782,6 +818,9 @@ def _cell_spans(row: _Unit, a: int, b: int, label: str) -> list[Span]:
         if unit is None and sp.num is not None and (headed := unit_in_header(label)) is not None:
             label, unit = headed  # "duration_h" over "1.75": 1.75 h of duration
             dimension = dimension_of(unit)
+        elif unit is None and sp.num is not None and (own := canonical_unit(label.strip().lower())) is not None \
+                and dimension_of(own) not in (None, "count"):
+            label, unit, dimension = "", own, dimension_of(own)  # "min" over "30": 30 minutes, named by its unit
         return [Span(a + sp.start, a + sp.end, sp.num, sp.text, unit, dimension, label, sp.raw, sp.missing,
                      False, True, True, sp.role)]
     if re.search(r"\d", cell) or len(cell.split()) > 4:
