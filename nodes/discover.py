@@ -70,7 +70,8 @@ def fill_slots(sql: SqlStore, memory_id: str, resolver: AttributeResolver, round
     labelled += _category_values(categories)
     # units and app names neither name nor fill a category; nor, for slots, any measured field's name
     units = {k.unit for k in measured if k.unit and k.unit.isalpha()} | _app_names(texts.values())
-    exclude = {w for name in measured_names for w in name.split("_")} | units
+    # nor a qualifier ("Week total", "Season total bar"): it says what a value sums, no category
+    exclude = {w for name in measured_names for w in name.split("_")} | units | QUALIFIERS
     model = SlotModel().fit([t for t in texts.values() if t], labelled, exclude)
     terms = _term_fields(sql, memory_id, resolver, rounds, by_record, texts, model, labelled, categories,
                          measured, measured_names, units)
@@ -309,7 +310,7 @@ def _term_fields(sql: SqlStore, memory_id: str, resolver: AttributeResolver, rou
     # ("Oremko thr 14.9") is still that category's value
     held = Counter(o.attribute for group in by_record.values() for o in group if o.value_num is not None)
     values = {v for _, vs in categories.values() for v in vs}
-    exclude = units | {w for k in measured if held[k.name] >= FIELD_SUPPORT and k.name not in values and k.dimension is not None
+    exclude = units | QUALIFIERS | {w for k in measured if held[k.name] >= FIELD_SUPPORT and k.name not in values and k.dimension is not None
                        for w in k.name.split("_")}
     reserved = frozenset({s.name for s in model.slots_.values()} | {a for a, _ in labelled} | measured_names)
     key = (tuple(fitted), frozenset(exclude), tuple(sorted(set(stated + slotted))), reserved)

@@ -38,7 +38,7 @@ from adamm.stores.bm25 import tokenize
 from adamm.stores.quantities import convert
 
 #: Words that qualify a quantity without changing what it measures.
-QUALIFIERS = frozenset({"total", "average", "avg", "mean", "daily", "overall", "net", "my", "today", "todays", "last", "night", "current", "now"})
+QUALIFIERS = frozenset({"total", "average", "avg", "mean", "daily", "overall", "net", "my", "today", "todays", "last", "night", "current", "now", "altogether"})
 
 
 #: Slot filling: a known attribute present in at least this share of the rounds that share

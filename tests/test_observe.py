@@ -319,6 +319,7 @@ def test_a_round_with_no_cue_has_no_observed_day() -> None:
     "Next service is due at 90,000 km.",
     "We're hosting dinner, 4 of us.",
     "My daily step goal is 10,000, wish me luck.",
+    "Last year I managed 11.2 kg of vrell and Bernard did 14.",
 ])
 def test_someone_elses_numbers_plans_and_targets_are_not_observations(text: str) -> None:
     assert extract_round(rnd(text)) == []

@@ -75,6 +75,32 @@ def test_a_caption_that_says_a_tables_header_in_words_names_the_cells_of_its_row
         (0, "drom", 35.0), (0, "vrell", 14.0), (1, "drom", 30.0), (1, "vrell", 12.0)]
 
 
+def test_rows_listed_after_rows_colon_a_blank_cell_and_a_footer_total() -> None:
+    # rows one after another ("Rows: a | b"), one row a cell short (its blank told by what the
+    # other cells hold), and a footer total that is the rows' sum, no record of its own
+    caption = ("Screenshot of the Skarn app's 'Week' view: a table with columns Date · Brosk · Bed · Qty · Vrell. "
+               "Rows: Mon 2 Mar · Ashvel · Top bed · 18 · 227 qz | Tue 3 Mar · Tirn · Raised bed · 1 · 263 qz | "
+               "Thu 5 Mar · Glim · Bean trench · 400 qz. Footer: 'Week total 890 qz'.")
+    rnd = Round(round_id="r", user_text="The week from the app.", timestamp=datetime(2026, 3, 8, 9),
+                images=[{"image_id": "i", "caption": caption}])
+    got = sorted((d.record, str(d.observed_at), d.attribute, d.value_num if d.value_num is not None else d.value_text)
+                 for d in extract_round(rnd))
+    assert got == [(0, "2026-03-02", "bed", "Top bed"), (0, "2026-03-02", "brosk", "Ashvel"), (0, "2026-03-02", "qty", 18.0),
+                   (0, "2026-03-02", "vrell", 227.0), (1, "2026-03-03", "bed", "Raised bed"), (1, "2026-03-03", "brosk", "Tirn"),
+                   (1, "2026-03-03", "qty", 1.0), (1, "2026-03-03", "vrell", 263.0), (2, "2026-03-05", "bed", "Bean trench"),
+                   (2, "2026-03-05", "brosk", "Glim"), (2, "2026-03-05", "vrell", 400.0)]
+
+
+def test_a_total_that_is_not_the_sum_of_the_rows_stays() -> None:
+    from adamm.nodes.rules.observe import _missing_column
+
+    rnd = Round(round_id="r", user_text="Mon: 3 qz\nTue: 4 qz\nTotal so far this month: 31 qz",
+                timestamp=datetime(2026, 3, 8, 9))
+    assert 31.0 in [d.value_num for d in extract_round(rnd)]
+    assert _missing_column(["date", "text", "mass"], ["date", "text", "number", "mass"]) == 2
+    assert _missing_column(["date", "number"], ["date", "number", "number"]) is None  # which one: unknown
+
+
 def test_a_header_names_its_unit_only_when_the_unit_closes_it() -> None:
     from adamm.nodes.rules.observe import unit_in_header
 

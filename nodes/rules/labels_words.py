@@ -87,7 +87,7 @@ KEY_STOP = (_PREPOSITIONS | _CONJUNCTIONS | PRONOUNS | AUX_VERBS | _QUANT_WORDS 
             | NUMBER_WORDS | _HEDGE_WORDS | frozenset({"not", "no", "n't", "yes", "ok", "okay", "please",
                                           "thanks", "thank", "hi", "hello", "well", "oh", "wow"}))
 #: Words ending in -ed that are not verbs.
-_ED_NOUNS = frozenset("speed bed red hundred sacred kindred naked wicked beloved shed seed need "
+ED_NOUNS = frozenset("speed bed red hundred sacred kindred naked wicked beloved shed seed need "
                       "feed bleed weed deed breed greed shred sled".split())
 #: Labels that number things rather than measure them: "Step 2", "Chapter 3", "Fig 7".
 ORDINAL_LABELS = frozenset("""step part chapter section item no no. nr number num question q
@@ -173,7 +173,7 @@ def norm_token(tok: str) -> tuple[str, bool]:
 def verbish(low: str) -> bool:
     if low in AUX_VERBS:
         return True
-    return len(low) >= 5 and low.endswith("ed") and not low.endswith("eed") and low not in _ED_NOUNS
+    return len(low) >= 5 and low.endswith("ed") and not low.endswith("eed") and low not in ED_NOUNS
 
 
 @lru_cache(maxsize=16384)

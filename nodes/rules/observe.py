@@ -46,9 +46,10 @@ from functools import lru_cache
 
 from adamm.nodes.rules.dates import MONTHS, WEEKDAYS, find_dates
 from adamm.nodes.rules.facets import VOCABULARY_NAMES, find_facets, vocabulary_values
+from adamm.nodes.rules.labels_words import ED_NOUNS
 from adamm.nodes.rules.spans import _LABEL_STOP, Span, find_spans
 from adamm.stores.bm25 import STOPWORDS
-from adamm.stores.quantities import canonical_unit, dimension_of, parse_quantity, snake_case
+from adamm.stores.quantities import canonical_unit, convert, dimension_of, parse_quantity, snake_case
 from adamm.stores.records import Round
 
 __all__ = ["Draft", "extract_round", "extract_text"]
@@ -118,7 +119,7 @@ GENERIC_WORDS = frozenset("field value reading readout number figure data displa
 #: Where a value was measured, not what it is ("Outside -5 °C" is a temperature).
 PLACE_WORDS = frozenset("outside outdoor outdoors inside indoor indoors room ambient".split())
 #: Words that qualify a value without naming it.
-QUALIFIERS = frozenset("avg average averaged mean total overall daily today current my the".split())
+QUALIFIERS = frozenset("avg average averaged mean total overall daily today current my the altogether".split())
 #: Money labels that only say it was paid.
 MONEY_WORDS = frozenset("total paid pay charged cost costs price amount spent sum bill fee due came".split())
 #: A value so labelled is not an observation of the record (what is left, a goal).
@@ -151,7 +152,8 @@ def _name(sp: Span) -> str | None:
         return "rating"
     label = " ".join(w for w in sp.label.lower().replace("-", " ").split())
     words = [w for w in label.split() if w not in QUALIFIERS]
-    if len(words) == 1 and words[0] not in LABELS and (re.fullmatch(r"[a-z]+ed", words[0]) or words[0] in VERBS):
+    if len(words) == 1 and words[0] not in LABELS and (re.fullmatch(r"[a-z]+ed", words[0]) and words[0] not in ED_NOUNS
+                                                       or words[0] in VERBS):
         words = []  # a logging verb ("Rowed 5.2 km", "ran 8 km"), not a field name
     if words and set(words) & NOT_OBSERVED:
         return None  # what is left, a goal, a streak: not the record's value
@@ -220,7 +222,7 @@ _PRONOUN = re.compile(r"^\s*(?:her|his|their)\b|\b(?:she|he|they|she's|he's|they
 _NOT_A_LOG = re.compile(
     r"\b(?:if|should|could|would|might|maybe|perhaps|planning|plan to|thinking about|going to|want to|wants|hope|"
     r"usually|typically|every|each|per day|a day|a week|a month|a year|at least|target|goal|aim|resolution|"
-    r"allowance|budget|due|next|cap|capped|limit|tomorrow|entered|i have|i've got|something like)\b", re.I)
+    r"allowance|budget|due|next|cap|capped|limit|tomorrow|entered|i have|i've got|something like|last year|last season)\b", re.I)
 
 
 @dataclass
@@ -256,12 +258,49 @@ def _entries(units: list[_Unit]) -> None:
             u.entry = True
 
 
+#: "Rows: Mon 21 Jul · Tomatoes · 227 g | Tue 22 Jul · Courgette · 263 g": a caption's rows,
+#: one after another, each of cells.
+_ROWS_LABEL = re.compile(r"\brows?\s*:\s*", re.I)
+_ROW_CELL = re.compile(r"\s[·•]\s|\s*,\s")
+
+
+def _inline_rows(text: str) -> list[tuple[int, int]]:
+    """The (start, end) of each row a caption lists after "Rows:" separated by " | " or "; ",
+    when there are two or more and each holds cells and a digit."""
+    m = _ROWS_LABEL.search(text)
+    if m is None:
+        return []
+    end = re.search(r"\.(?:\s+(?=[A-Z'\"‘“])|\s*$)", text[m.end():])
+    seg_end = m.end() + end.start() if end else len(text)
+    for sep in (" | ", "; "):
+        out, pos = [], m.end()
+        for piece in text[m.end():seg_end].split(sep):
+            a = pos + len(piece) - len(piece.lstrip())
+            b = pos + len(piece.rstrip())
+            pos += len(piece) + len(sep)
+            if b > a:
+                out.append((a, b))
+        if len(out) >= 2 and all(_ROW_CELL.search(text[a:b]) and re.search(r"\d", text[a:b]) for a, b in out):
+            return out
+    return []
+
+
 def _units(part: str, text: str) -> list[_Unit]:
     rows = list(_QUOTED_ROWS.finditer(text))
     if len(rows) < 2:
         listed = list(_LISTED_ROWS.finditer(text))
         if len(listed) >= 2 and all(len(_NUMBER_TOKEN.findall(m.group(1))) >= 2 for m in listed):
             rows = listed
+    if len(rows) < 2 and (inline := _inline_rows(text)):
+        pieces, pos = [], 0
+        for a, b in inline:
+            if re.search(r"\w", text[pos:a]):  # not the " | " between two rows
+                pieces.append((pos, a))
+            pieces.append((a, b))
+            pos = b
+        if pos < len(text):
+            pieces.append((pos, len(text)))
+        return _pieces_units(part, text, pieces)
     pieces: list[tuple[int, int]] = []
     if len(rows) >= 2:
         pos = 0
@@ -274,6 +313,10 @@ def _units(part: str, text: str) -> list[_Unit]:
             pieces.append((pos, len(text)))
     else:
         pieces = [(0, len(text))]
+    return _pieces_units(part, text, pieces)
+
+
+def _pieces_units(part: str, text: str, pieces: list[tuple[int, int]]) -> list[_Unit]:
     lines = []
     for a, b in pieces:  # one line, one unit at least: a week view lists a record per line
         for m in re.finditer(r"[^\n]+", text[a:b]):
@@ -594,14 +637,41 @@ def _read_header_tables(units: list[_Unit]) -> None:
             names = [units[i].text[a:b].strip(" :") for a, b in labels]
             j = i + 1
         first = j
+        kinds: list[str] | None = None  # what each column holds, from the first full row
         while j < len(units) and units[j].part == units[i].part and units[j].observing:
             row = units[j]
             cells = _cells_of(row.text, sep)
-            if len(cells) != len(names) or not re.search(r"\d", row.text):
+            if not re.search(r"\d", row.text):
                 break
-            row.spans = [sp for (a, b), name in zip(cells, names) for sp in _cell_spans(row, a, b, name)]
+            if len(cells) == len(names):
+                kinds = kinds or [_cell_kind(row, a, b) for a, b in cells]
+                named = names
+            elif len(cells) == len(names) - 1 and kinds is not None \
+                    and (gap := _missing_column([_cell_kind(row, a, b) for a, b in cells], kinds)) is not None:
+                named = names[:gap] + names[gap + 1:]  # a blank cell: the others by what they hold
+            else:
+                break
+            row.spans = [sp for (a, b), name in zip(cells, named) for sp in _cell_spans(row, a, b, name)]
             j += 1
         i = j if j > first else i + 1
+
+
+def _cell_kind(row: _Unit, a: int, b: int) -> str:
+    """What a table cell holds: a date, a number in a unit's dimension, a bare number, or text."""
+    if any(a <= s and e <= b for s, e, _ in row.dates):
+        return "date"
+    found = find_spans(row.text[a:b])
+    if found and found[0].num is not None:
+        return found[0].dimension or "number"
+    return "number" if re.search(r"\d", row.text[a:b]) else "text"
+
+
+def _missing_column(kinds: list[str], columns: list[str]) -> int | None:
+    """Which column a row one cell short left blank: the only one whose removal lines the row's
+    cells up with what the columns hold ("Raspberries · Fruit cage · 400 g" under Crop · Bed ·
+    Qty · Weight leaves out Qty, not Weight). Pure."""
+    fits = [k for k in range(len(columns)) if columns[:k] + columns[k + 1:] == kinds]
+    return fits[0] if len(fits) == 1 else None
 
 
 def _weekday_run(names: list[str], ref: date | None) -> list[date | None]:
@@ -1064,8 +1134,39 @@ def extract_round(rnd: Round, ocr: dict[str, str] | None = None) -> list[Draft]:
             drafts.append(Draft(attribute=fc.attribute, value_num=None, value_text=fc.value, unit=None, dimension=None,
                                 raw=u.text[fc.start:fc.end], source=f"{u.part}[{u.start + fc.start}:{u.start + fc.end}]",
                                 observed_at=day, record=i, text=text, label=fc.label))
+    drafts = _without_totals(drafts)
     drafts.extend(_metadata(rnd, len(records)))
     return drafts
+
+
+#: Label words that make a value the sum of others ("Week total 4.03 kg").
+_TOTAL_WORDS = frozenset({"total", "totals", "sum", "altogether"})
+
+
+def _without_totals(drafts: list[Draft]) -> list[Draft]:
+    """Drop a value labelled a total that is the sum of the same field in the round's other
+    records (a table's footer, "Week total 4.03 kg" under five pickings), with the record it
+    alone made: the rows are the records, their sum is no further one."""
+    drop: set[int] = set()
+    for n, d in enumerate(drafts):
+        if d.value_num is None or not _TOTAL_WORDS & set(re.findall(r"[a-z]+", (d.label or "").lower())):
+            continue
+        others = [e for e in drafts if e is not d and e.value_num is not None
+                  and (e.attribute == d.attribute or d.dimension is not None and e.dimension == d.dimension)]
+        if len({e.record for e in others}) < 2:
+            continue
+        try:
+            total = sum(convert(e.value_num, e.unit, d.unit) if e.unit and d.unit and e.unit != d.unit else e.value_num
+                        for e in others)  # type: ignore[misc]
+        except ValueError:
+            continue
+        if math.isclose(total, d.value_num, rel_tol=0.02):
+            drop.add(n)
+    if not drop:
+        return drafts
+    gone = {drafts[n].record for n in drop}
+    left = {d.record for n, d in enumerate(drafts) if n not in drop and d.value_num is not None}
+    return [d for n, d in enumerate(drafts) if n not in drop and not (d.record in gone and d.record not in left)]
 
 
 def _within(rec: _Record, records: list[_Record], unit: _Unit, pos: int) -> bool:
