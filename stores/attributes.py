@@ -495,7 +495,15 @@ def consolidation(known: Sequence[Known], sets: Sequence[tuple[frozenset[str], i
     dims = {k.name: k.dimension for k in known}
     support = {k.name: sum(n for s, n in sets if k.name in s) for k in known}
     profiles = {k.name: _profile(k.name, sets, dims) for k in known}
-    together = {(a, b) for s, _ in sets for a in s for b in s if a != b}
+    if records:
+        # together in a record, not merely in a round: a week's table and a photo of one
+        # picking in one message are two records, whose labels may be one field's; a record
+        # that says one value twice ("1056 g altogether", the scale reading 1056 g) is rare
+        held = Counter(a for r in records for a in r)
+        pairs = Counter((a, b) for r in records for a in r for b in r if a != b)
+        together = {p for p, n in pairs.items() if n > CONTEXT_TOGETHER * min(held[p[0]], held[p[1]])}
+    else:
+        together = {(a, b) for s, _ in sets for a in s for b in s if a != b}
     merged: dict[str, str] = {}
     for k in sorted(known, key=lambda k: (support[k.name], k.name)):
         if k.name in frozen or support[k.name] == 0 or k.kind == "text":

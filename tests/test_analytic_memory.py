@@ -232,6 +232,25 @@ def test_labels_that_share_no_word_merge_by_companions_and_values() -> None:
     assert ranges_overlap((79.8, 80.8), (80.9, 82.3)) and not ranges_overlap((250, 450), (20, 60))
 
 
+def test_two_labels_in_one_message_but_different_records_may_still_be_one_field() -> None:
+    """A week's table ("Vrell 227 qz" rows) and a photo of one picking ("the display reads
+    175 qz") sent together put both labels in one round, as two records: the labels are one
+    field if no record holds both (or one in seven, a note correcting itself); two fields of one
+    record type, together in most records, never are."""
+    from adamm.stores.attributes import Known, consolidation
+
+    known = [Known("vrell", "qz", "unit:qz", "float"), Known("display", "qz", "unit:qz", "float"),
+             Known("brosk", None, None, "text"), Known("pell", "qz", "unit:qz", "float")]
+    sets = [(frozenset({"vrell", "brosk"}), 8), (frozenset({"vrell", "display", "brosk"}), 3), (frozenset({"display", "brosk"}), 2)]
+    ranges = {"vrell": (180.0, 900.0), "display": (175.0, 1400.0)}
+    records = [frozenset({"vrell", "brosk"})] * 14 + [frozenset({"display", "brosk"})] * 9 + [frozenset({"vrell", "display"})]
+    assert consolidation(known, sets, ranges=ranges) == {}  # by rounds: together, apart
+    assert consolidation(known, sets, ranges=ranges, records=records) == {"display": "vrell"}
+    paired = [frozenset({"vrell", "pell", "brosk"})] * 10
+    assert "pell" not in consolidation(known, [*sets, (frozenset({"vrell", "pell", "brosk"}), 10)], ranges={**ranges, "pell": (200.0, 800.0)},
+                                       records=[*records, *paired])
+
+
 def test_rows_keep_their_captions_and_cells_their_provenance(built) -> None:
     ctx, devset, _, _ = built
     sql = backends(ctx).sql
