@@ -489,7 +489,14 @@ class _Induction:
         # record types too ("screen"): it rides along, and would otherwise be the only usual field
         ceiling = SHARED_FIELD_FACTOR * top if measured else float("inf")
         usual = frozenset(a for a, n in singles.items() if self.ctx.theta_ext_conf * top <= n <= ceiling) or schema
-        return matches(attrs, usual, self.ctx.table_match_ratio)
+        if matches(attrs, usual, self.ctx.table_match_ratio):
+            return True
+        # a record holding every usual measured field and one of the table's categories is one,
+        # whichever categories it states: a photo of one picking with its weight and crop, not
+        # its bed (a value alone still is none)
+        numeric = self._numeric(schema)
+        usual_measured = usual & numeric
+        return bool(usual_measured) and usual_measured <= attrs and bool(attrs & (schema - numeric))
 
     def _best(self, attrs: frozenset[str], measured: frozenset[str] | None = None,
               among: Sequence[frozenset[str]] | None = None) -> frozenset[str] | None:

@@ -153,3 +153,33 @@ def test_a_sparse_dashboard_is_one_table_however_its_schemas_were_discovered(tmp
     (rows,) = holding.values()
     assert sorted(r["source"] for r in rows) == sorted(r["round_id"] for r in rounds)
     reset_backends()
+
+
+def _picking(i: int) -> dict[str, Any]:
+    day = 1 + i % 28
+    if i % 7 == 6:  # a photo of one picking: its weight and kind, not its plot or keeper
+        text = f"Vrell {10 + i % 9} qz, brosk: {('Tirn', 'Glim')[i % 2]}."
+    else:
+        text = f"Vrell {12 + i % 5} qz · Plot: {('North', 'South')[i % 2]} · Keeper: {('Ansel', 'Bex')[i % 3 % 2]}"
+        text += " · Brosk: Ashvel" if i % 3 == 0 else ""  # a category some rows state
+    return {"round_id": f"v{i}", "session_id": f"s{i}", "timestamp": f"2026-05-{day:02d}T08:00:00", "user_text": text,
+            "assistant_text": "Logged."}
+
+
+def test_a_record_with_the_tables_measured_fields_fits_without_its_usual_categories(tmp_path: Path, db_url: str) -> None:
+    """A record holding every field its table measures and one of its categories is a row of it,
+    though it lacks the categories most rows state; a value alone still makes no row."""
+    reset_backends()
+    ctx = Context(home=str(tmp_path / "home"), database_url=db_url, use_retrieval=False)
+    rounds = [_picking(i) for i in range(28)]
+    rounds.append({"round_id": "lone", "session_id": "s99", "timestamp": "2026-05-28T20:00:00",
+                   "user_text": "Vrell 11 qz.", "assistant_text": "Logged."})
+    for start in range(0, len(rounds), 8):
+        ingest.invoke({"memory_id": "v", "rounds": rounds[start:start + 8]}, context=ctx)
+    sql = backends(ctx).sql
+    holding = {t.name: sql.select_rows("v", t.name) for t in sql.tables("v")}
+    rows = [r for table in holding.values() for r in table if "vrell" in r and r["vrell"] is not None]
+    short = {r["round_id"] for r in rounds if "brosk" in r["user_text"]}
+    assert short <= {r["source"] for r in rows}, sorted(short - {r["source"] for r in rows})
+    assert "lone" not in {r["source"] for r in rows}
+    reset_backends()
