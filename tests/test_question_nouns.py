@@ -158,3 +158,32 @@ def test_a_comparator_the_rows_happen_to_say_is_no_subset() -> None:
     assert mention_filters("How many tendings had a murl above 4 dovs?", [], table) == []
     assert mention_filters("How many whiteboard tendings had a murl over 4 dovs?", [], table) == [
         {"column": "captions", "op": "mentions", "value": "whiteboard"}]
+
+
+def test_days_counted_shares_found_and_the_noun_the_memory_calls_its_things(ctx: Context) -> None:
+    days = len({r[0] for r in RECORDS if r[1] == "Pim"})
+    assert ask(ctx, "On how many different days did I tend Pim?").startswith(f"{days} days")
+    brisk = sum(1 for r in RECORDS if r[2] == "brisk")
+    assert ask(ctx, "What percentage of all my tendings found the vorlet brisk?").startswith(f"{100 * brisk / len(RECORDS):.1f}%")
+    last = max((r for r in RECORDS if r[2] == "sollow"), key=lambda r: r[0])
+    got = ask(ctx, "Which vorlet did I most recently log as sollow?")
+    assert last[1] in got and f"2026-03-{last[0]:02d}" in got, got  # the vorlet's cell, not a measured one
+    over = sorted({r[1] for r in RECORDS if r[3] > 15})
+    got = ask(ctx, "Which vorlets have ever had a drask above 15 pelts?")
+    # the vorlets listed, each once ("Tended Tasko" is still read as a name: a known limit)
+    assert all(v in got for v in over) and got.endswith(f"({len(over)})"), got
+
+
+def test_the_number_of_records_is_counted_and_a_measured_noun_is_no_text_column() -> None:
+    from adamm.nodes.rules.plan_columns import said_text_column
+    from adamm.nodes.rules.plan_intent import detect_intent
+    from adamm.stores.timeexpr import find_periods
+
+    table = {"name": "t", "columns": [{"name": "drask", "type": "float", "unit": "pelt"},
+                                      {"name": "name", "type": "text", "values": ["Pim", "Tasko"], "said_with": {"vorlet": 5, "drask": 9}}]}
+    q = "Did the number of tendings go up or down from March to April 2026?"
+    assert detect_intent(q, find_periods(q, date(2026, 5, 5)), [table]).operator == "count"
+    q = "Did the number of pelts go up or down from March to April 2026?"
+    assert detect_intent(q, find_periods(q, date(2026, 5, 5)), [table]).operator == "sum"
+    assert said_text_column(table, "vorlet") == "name"
+    assert said_text_column(table, "drask") is None  # "what drask did my Pim session have": the drask

@@ -124,6 +124,9 @@ def _aggregate(intent: Intent, agg: dict[str, Any], periods: list[Period], quest
     if op == "count":
         listed = ", ".join(days[:10]) + (" ..." if len(days) > 10 or n > len(days) else "")
         return f"{value}{_period_note(periods)}" + (f": {listed}" if listed else "")
+    if op == "count_distinct":
+        what = "days" if agg.get("expression") == "date" else f"different {agg.get('expression')} values"
+        return f"{value} {what} over {records}{_period_note(periods)}"
     if op == "avg":
         return f"{format_value(value, unit)} on average over {records}{_period_note(periods)}"
     if op == "sum":

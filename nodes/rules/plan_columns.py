@@ -53,10 +53,14 @@ def named_text_column(table: dict[str, Any], noun: str) -> str | None:
 
 def said_text_column(table: dict[str, Any], noun: str) -> str | None:
     """The text column whose values the memory says ``noun`` with most (``said_with``, see
-    ``nodes/planning.py``), when one does clearly more than the others."""
+    ``nodes/planning.py``), when one does clearly more than the others - unless the noun names
+    one of the table's measured columns ("what reesh did my Staitmin session have": the reesh)."""
     if not noun:
         return None
     stem = word_stem(noun.lower())
+    if any(stem in {word_stem(w) for n in [c["name"], *(c.get("aliases") or [])] for w in n.lower().split("_")}
+           for c in table["columns"] if c["type"] in ("int", "float")):
+        return None
     said = sorted(((c.get("said_with") or {}).get(stem, 0), c["name"]) for c in table["columns"]
                   if c["type"] == "text" and (c.get("values") or c.get("samples")))
     if said and said[-1][0] > 0 and (len(said) == 1 or said[-1][0] > said[-2][0]):

@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from adamm.nodes.rules.facets import vocabulary_values
-from adamm.nodes.rules.plan_columns import MIN_COLUMN_SCORE, Target, column_by_unit, named_text_column, speed_expression, text_column
+from adamm.nodes.rules.plan_columns import MIN_COLUMN_SCORE, Target, column_by_unit, named_text_column, said_text_column, speed_expression, text_column
 from adamm.nodes.rules.plan_events import AROUND, FACT_REF, event_bound, fact_conditions, stated_fact
 from adamm.nodes.rules.plan_filters import (condition_filters, link_column, mention_filters, names_the_records, period_filters, subset_filters,
                                              value_filters, value_pattern)
@@ -21,6 +21,10 @@ from adamm.nodes.rules.plan_targets import choose_table, choose_target
 from adamm.nodes.rules.plan_words import ASKS_NAME, GROUP, GROUP_MONTH, mask, word_stem
 from adamm.stores.bm25 import tokenize
 from adamm.stores.timeexpr import Period, find_periods
+
+
+#: A count of days, not of records: "on how many (different) days did I ...".
+_DAYS_COUNTED = re.compile(r"\bhow\s+many\s+(?:different\s+|distinct\s+|separate\s+)?(?:days|dates)\b", re.I)
 
 
 def retrieval_query(question: str, periods: list[Period]) -> str:
@@ -116,6 +120,8 @@ def instantiate(step: int, tool: str, question: str, periods: list[Period], inte
         filters = period_filters(periods) + subset_filters(question, periods, table, tables=tables)
         if numeric is not None:
             filters += condition_filters(question, periods, numeric)
+        if _DAYS_COUNTED.search(question):  # "on how many (different) days": days, not records
+            return "Compute", {"table": target.table, "target": "date", "operator": "count_distinct", "column_filters": filters}
         return "Compute", {"table": target.table, "target": "*", "operator": "count", "column_filters": filters}
     if kind == "day_of":
         return _instantiate_day_of(step, question, periods, tables, results, encoder)
@@ -131,7 +137,8 @@ def instantiate(step: int, tool: str, question: str, periods: list[Period], inte
     target = choose_target(encoder, question, periods, tables, numeric=not (intent.operator in ("last", "first") and names_text))
     which = WHICH_NOUN.search(mask(question, [p.span for p in periods]))
     if intent.operator in ("last", "first") and which and not intent.asks_day:
-        named = [(t, c) for t in tables for c in [named_text_column(t, which.group("noun"))] if c]
+        named = [(t, c) for t in tables for c in [named_text_column(t, which.group("noun"))] if c] or [
+            (t, c) for t in tables for c in [said_text_column(t, which.group("noun"))] if c]  # "which glimmet": what the memory calls them
         if named:  # "which team did we play last": the opponent of the latest row
             target = Target(named[0][0]["name"], named[0][1], None, 1.0, named[0][0]["columns"])
     valued = [t for t in tables if value_filters(question, t)]
@@ -199,6 +206,8 @@ def _instantiate_share(question: str, periods: list[Period], tables: list[dict[s
     skip = {w for f in condition for w in tokenize(str(f.get("value", "")))} | {word_stem(w) for w in tokenize(scope_text)}
     values = {str(f.get("value", "")).lower() for f in condition}
     skip |= {w for f in vocabulary_values(pred) if f.value.lower() in values for w in tokenize(pred[f.start:f.end])}
+    if condition:  # "found the glimmet ollun": the value's, and what the memory calls its holders, no subset
+        skip |= {w for w in tokenize(pred) if named_text_column(table, w) or said_text_column(table, w)}
     condition += mention_filters(pred, [], table, skip=skip, whole=True)
     if not condition:
         return None
@@ -215,13 +224,17 @@ def _instantiate_values(question: str, periods: list[Period], tables: list[dict[
     """"Which routes did I ride in June?": the column's distinct values in scope, as groups
     counted (every group is listed), from the table the question's words fit best."""
     noun = lists_values(question, periods) or ""
-    holders = [t for t in tables if named_text_column(t, noun)]
+    holders = [t for t in tables if named_text_column(t, noun) or said_text_column(t, noun)]
     if not holders:
         return None
     target = choose_table(encoder, question, periods, holders)
     table = next((t for t in holders if target and t["name"] == target.table), holders[0])
-    group = named_text_column(table, noun)
+    group = named_text_column(table, noun) or said_text_column(table, noun)
     filters = period_filters(periods) + [f for f in subset_filters(question, periods, table, group) if f.get("column") != group]
+    if re.search(r"\d", question):  # "which glimmets have ever had a threnn above 17 qelts"
+        numeric = choose_target(encoder, question, periods, [table])
+        if numeric is not None:
+            filters += condition_filters(question, periods, numeric)
     return "Compute", {"table": table["name"], "target": "*", "operator": "count", "group_by": group,
                        "order": "desc", "column_filters": filters}
 

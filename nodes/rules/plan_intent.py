@@ -32,7 +32,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from adamm.nodes.rules.plan_columns import named_text_column
+from adamm.nodes.rules.plan_columns import named_text_column, said_text_column
 from adamm.nodes.rules.plan_events import event_bound, stated_fact
 from adamm.nodes.rules.plan_filters import value_filters
 from adamm.nodes.rules.plan_words import (
@@ -104,7 +104,7 @@ def detect_intent(question: str, periods: list[Period], tables: list[dict[str, A
     if _SHARE.search(text) and (SHARE_SPLIT.search(text) or re.search(r"\bwin\s+rate\b", text, re.I)):
         return Intent("share", "share")  # "what share of my rides were commutes", not "what % was in range"
     listed = lists_values(question, periods)
-    if listed and any(named_text_column(t, listed) for t in tables or []):
+    if listed and any(named_text_column(t, listed) or said_text_column(t, listed) for t in tables or []):
         return Intent("values", "count")  # "which routes did I ride that week": the distinct values
     two_sides = " or " in f" {text.lower()} " and (
         len([p for p in periods if p.start or p.end]) >= 2 or _COMPARE.search(text) or re.search(r"\b\w{3,}er\b", text))
@@ -123,6 +123,9 @@ def detect_intent(question: str, periods: list[Period], tables: list[dict[str, A
     if TREND.search(text):
         if len([p for p in periods if p.start or p.end]) >= 2 or any(RANGE_WORDS.match(p.phrase) for p in periods):
             op = "sum" if re.search(r"\b(?:in\s+total|total|weekly|monthly|per\s+(?:week|month)|number\s+of|how\s+much)\b", text, re.I) else "avg"
+            number_of = re.search(r"\bnumber\s+of\s+(?:my\s+|the\s+)?([a-z-]+)", text, re.I)
+            if number_of and not _names_a_quantity(number_of.group(1), tables or []):
+                op = "count"  # "the number of tendings": records, counted; "the number of hours" is a total
             return Intent("compare", op, trend=True)
         return Intent("trend", "trend")
     if (_COMPARE.search(text) or len([p for p in periods if p.start or p.end]) >= 2) and " or " in f" {text.lower()} ":
@@ -274,6 +277,8 @@ def _names_a_quantity(word: str, tables: list[dict[str, Any]]) -> bool:
         return False  # "how many days ..." counts rows
     if canonical_unit(w) is not None:
         return True
+    if any(str(c.get("unit") or "").lower() in (w, w.rstrip("s")) for t in tables for c in t["columns"] if c.get("unit")):
+        return True  # "pelts": the unit the memory coined for a column
     # a column counted by its own word ("lows", "goals" -> score_for); a column measured in a
     # unit (run_time [min]) is summed by the unit's word instead, so "how many runs" counts rows
     stem = word_stem(w)
@@ -282,7 +287,7 @@ def _names_a_quantity(word: str, tables: list[dict[str, Any]]) -> bool:
 
 
 _SHARE_NOUN = r"(?:share|percentage|percent|proportion|fraction|part)"
-_SHARE_VERB = r"(?P<verb>were|was|had|did|showed|came|went|took|happened|fell|landed|got|ended|used)"
+_SHARE_VERB = r"(?P<verb>were|was|had|did|showed|came|went|took|happened|fell|landed|got|ended|used|found|saw|made|kept|felt|became|ran|turned)"
 _AS_PERCENT = r"(?:\s*,?\s*\(?\s*(?:as\s+a\s+percentage|in\s+percent|as\s+a\s+percent|in\s+%)\s*\)?)?"
 _SHARE_BACK = re.compile(rf"\b{_SHARE_NOUN}\s+of\s+(?P<scope>.*?)\s+{_SHARE_VERB}\s+(?P<pred>.+?){_AS_PERCENT}\W*$", re.I)
 #: "Of all my batches, what fraction were Rembai?": the population first

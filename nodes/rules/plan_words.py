@@ -61,10 +61,11 @@ LEMMAS = {"slept": "sleep", "ran": "run", "spent": "spend", "paid": "pay", "swam
           "goal": "score", "points": "score"}
 _STOP = set("""a an the my our me i we you your is was were are be been did do does have has had of on in at to for with by from across
 and or what which when how many much times day days date dates that this it its there their they log logged record
-recorded reading readings value values track tracked get got during per than over under less more ever all""".split())
+recorded reading readings value values track tracked get got during per than over under less more ever all one""".split())
 _INTENT_WORDS = set("""average avg mean typical total sum altogether combined overall median highest lowest most least max
 maximum min minimum best worst longest shortest largest smallest biggest top peak greatest recent latest last first
-earliest trend up down increase decrease go going went compare versus vs often number count which list""".split())
+earliest trend up down increase decrease go going went compare versus vs often number count which list
+different distinct separate unique""".split())
 
 #: "which store ... most often", "which month had my lowest average": values per group, ranked
 #: The words that ask for a name ("my coach's *name*", "*the name of* the dog", "what is the
