@@ -13,6 +13,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from adamm.graphs.ingest import graph as ingest
 from adamm.graphs.query import graph as query
 from adamm.nodes.backends import backends, reset_backends
@@ -89,6 +91,15 @@ def test_rows_listed_after_rows_colon_a_blank_cell_and_a_footer_total() -> None:
                    (0, "2026-03-02", "vrell", 227.0), (1, "2026-03-03", "bed", "Raised bed"), (1, "2026-03-03", "brosk", "Tirn"),
                    (1, "2026-03-03", "qty", 1.0), (1, "2026-03-03", "vrell", 263.0), (2, "2026-03-05", "bed", "Bean trench"),
                    (2, "2026-03-05", "brosk", "Glim"), (2, "2026-03-05", "vrell", 400.0)]
+
+
+def test_a_total_that_repeats_the_one_value_is_no_second_record_and_parts_keep_their_total() -> None:
+    rnd = Round(round_id="r", user_text="Stopped the trabbing timer.", timestamp=datetime(2026, 3, 8, 9), images=[
+        {"image_id": "i", "caption": "Screenshot of the Skarn timer. Large digits 02:30:00 · Brosk: Ashvel. Bottom bar: Day total 2:30"}])
+    got = [(d.record, d.value_num) for d in extract_round(rnd) if d.value_num is not None]
+    assert got == [(0, 2.5)]
+    rnd = Round(round_id="r", user_text="Drom card: Vell 1:10 · Skarn 1:40 · Total 2:50", timestamp=datetime(2026, 3, 8, 9))
+    assert sorted(d.value_num for d in extract_round(rnd)) == [pytest.approx(7 / 6), pytest.approx(5 / 3), pytest.approx(17 / 6)]
 
 
 def test_a_total_that_is_not_the_sum_of_the_rows_stays() -> None:

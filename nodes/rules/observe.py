@@ -1145,16 +1145,20 @@ _TOTAL_WORDS = frozenset({"total", "totals", "sum", "altogether"})
 
 def _without_totals(drafts: list[Draft]) -> list[Draft]:
     """Drop a value labelled a total that is the sum of the same field in the round's other
-    records (a table's footer, "Week total 4.03 kg" under five pickings), with the record it
-    alone made: the rows are the records, their sum is no further one."""
+    records (a table's footer, "Week total 4.03 kg" under five pickings), or that repeats the one
+    other value of its dimension ("Day total 2:30" under a 02:30:00 timer), with the record it
+    alone made: the rows are the records, their sum is no further one. A record's own parts and
+    their total ("Deep 1:10 · REM 1:40 · Total 7:54") stay."""
     drop: set[int] = set()
     for n, d in enumerate(drafts):
         if d.value_num is None or not _TOTAL_WORDS & set(re.findall(r"[a-z]+", (d.label or "").lower())):
             continue
         others = [e for e in drafts if e is not d and e.value_num is not None
                   and (e.attribute == d.attribute or d.dimension is not None and e.dimension == d.dimension)]
-        if len({e.record for e in others}) < 2:
-            continue
+        held = {e.record for e in others}
+        if not others or (len(held) < 2 and d.record in held and len(others) > 1):
+            continue  # a record's own parts and their total ("Deep 1:10 · REM 1:40 ... Total 7:54") are its fields
+        # a total equal to one other value says it again ("Day total 2:30" under a 02:30:00 timer)
         try:
             total = sum(convert(e.value_num, e.unit, d.unit) if e.unit and d.unit and e.unit != d.unit else e.value_num
                         for e in others)  # type: ignore[misc]
