@@ -187,3 +187,28 @@ def test_the_number_of_records_is_counted_and_a_measured_noun_is_no_text_column(
     assert detect_intent(q, find_periods(q, date(2026, 5, 5)), [table]).operator == "sum"
     assert said_text_column(table, "vorlet") == "name"
     assert said_text_column(table, "drask") is None  # "what drask did my Pim session have": the drask
+
+
+def test_when_did_i_last_is_the_day_and_a_compared_duration_finds_its_column() -> None:
+    from adamm.nodes.backends import backends as _backends
+    from adamm.nodes.rules.plan_instantiate import instantiate
+    from adamm.nodes.rules.plan_intent import detect_intent
+
+    encoder = _backends(Context(use_retrieval=False)).text_encoder
+    table = {"name": "thrn_log", "rows": 60, "vocabulary": {"tended": 20},
+             "columns": [{"name": "thrn", "type": "float", "unit": "q"}, {"name": "glyph", "type": "float", "unit": "%"},
+                         {"name": "duration", "type": "float", "unit": "min"},
+                         {"name": "who", "type": "text", "values": ["Gannow", "Vashti"], "counts": {"gannow": 30, "vashti": 30},
+                          "filled": 60}]}
+
+    def args(q: str) -> dict:
+        intent = detect_intent(q, [], [table])
+        tool = {"filter_days": "Filter"}.get(intent.kind, "Compute")
+        made = instantiate(0, tool, q, [], intent, {"tables": [table]}, [], encoder)
+        assert made is not None, q
+        return made[1]
+
+    got = args("When did I last tend Gannow?")
+    assert got["target"] == "date" and {"column": "who", "op": "=", "value": "Gannow"} in got["column_filters"]
+    assert args("When did I last log a thrn for Gannow?")["target"] == "thrn"  # a column it names stays
+    assert {"column": "duration", "op": ">=", "value": 60.0} in args("On which days did it go on for an hour or more?")["column_filters"]

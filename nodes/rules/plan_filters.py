@@ -337,6 +337,11 @@ def _one_unit(m: re.Match[str]) -> str:
     return m.group(0)
 
 
+def with_one_units(text: str) -> str:
+    """"over an hour" -> "over 1 hour": a unit word after "a" / "an" / "one" as one of it."""
+    return _ONE_UNIT.sub(_one_unit, text)
+
+
 def condition_filters(question: str, periods: list[Period], target: Target) -> list[dict[str, Any]]:
     """Comparisons with a quantity, as filters on the column of matching dimension (in its unit)."""
     text = _PER_UNIT.sub(lambda m: m.group().replace(m.group("a"), "per"), mask(question, [p.span for p in periods]))

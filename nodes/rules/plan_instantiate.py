@@ -15,10 +15,10 @@ from adamm.nodes.rules.facets import vocabulary_values
 from adamm.nodes.rules.plan_columns import MIN_COLUMN_SCORE, Target, column_by_unit, named_text_column, said_text_column, speed_expression, text_column
 from adamm.nodes.rules.plan_events import AROUND, FACT_REF, event_bound, fact_conditions, stated_fact
 from adamm.nodes.rules.plan_filters import (condition_filters, link_column, mention_filters, names_the_records, period_filters, subset_filters,
-                                             value_filters, value_pattern)
+                                             value_filters, value_pattern, with_one_units)
 from adamm.nodes.rules.plan_intent import DAY_OF, MIN, RANGE_WORDS, SHARE_SPLIT, TREND, WHICH_NOUN, Intent, lists_values
 from adamm.nodes.rules.plan_targets import choose_table, choose_target
-from adamm.nodes.rules.plan_words import ASKS_NAME, GROUP, GROUP_MONTH, mask, word_stem
+from adamm.nodes.rules.plan_words import ASKS_NAME, GROUP, GROUP_MONTH, has_comparison, mask, word_stem
 from adamm.stores.bm25 import tokenize
 from adamm.stores.timeexpr import Period, find_periods
 
@@ -151,9 +151,18 @@ def instantiate(step: int, tool: str, question: str, periods: list[Period], inte
         chosen = choose_table(encoder, question, periods, tables)
         if chosen is not None and chosen.score >= MIN_COLUMN_SCORE:
             target = Target(chosen.table, "*", None, chosen.score, next(t["columns"] for t in tables if t["name"] == chosen.table))
+    if (target is None or target.score < MIN_COLUMN_SCORE) and has_comparison(with_one_units(question)):
+        # "did a single tending run to an hour or more": no column named, the one of that dimension
+        by_unit = [c for t in tables for c in [column_by_unit(with_one_units(question), t)] if c]
+        if len(by_unit) == 1:
+            target = Target(by_unit[0].table, by_unit[0].column, by_unit[0].unit, MIN_COLUMN_SCORE, by_unit[0].columns)
     if target is None or target.score < MIN_COLUMN_SCORE:
         return None
     table = next(t for t in tables if t["name"] == target.table)
+    if intent.asks_day and intent.operator in ("last", "first") and valued and target.column not in ("date", None) \
+            and not _said(question, target.column):
+        # "when did I last tend Gannow": the day of the latest row holding the value, whatever it measured
+        target = Target(target.table, "date", None, target.score, target.columns)
     if kind in ("rank", "compute") and intent.operator in ("max", "min") and (speed := speed_expression(question, table)):
         target = Target(target.table, speed, "km/h", target.score, target.columns)  # "my fastest run": distance over time
     base = period_filters(periods) + subset_filters(question, periods, table, target.column, tables)
@@ -184,6 +193,12 @@ def instantiate(step: int, tool: str, question: str, periods: list[Period], inte
         return "Compute", {"table": target.table, "target": target.column if intent.operator != "count" else "*",
                            "operator": intent.operator, "column_filters": side + shared}
     return None
+
+
+def _said(question: str, column: str) -> bool:
+    """Does the question say a word of the column's name?"""
+    words = {word_stem(w) for w in tokenize(question)}
+    return any(word_stem(w) in words for w in column.split("_") if len(w) > 1)
 
 
 def _instantiate_share(question: str, periods: list[Period], tables: list[dict[str, Any]],
