@@ -68,6 +68,8 @@ _REL = re.compile(
     r"|(?:(?P<wdmode>on|last|this|past)\s+)?(?P<wd>" + _WD_FULL + r")(?:'s|’s)?"
     r"|(?P<abmode>on|last|this|past)\s+(?P<wdab>mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)\.?(?![\w-])"
     r"|(?m:^)[ \t]*(?:[-•*][ \t]*)?(?P<wdhead>mon|tues?|weds?|thu(?:rs?)?|fri|sat|sun)\.?(?=[ \t]*(?:[:—–]|-[ \t]))"
+    # "Vashti Mon: 15.4q": a capitalised short weekday heading its line's values after a name
+    r"|(?<=[A-Za-z] )(?-i:(?P<wdcap>Mon|Tues?|Weds?|Thu(?:rs?)?|Fri|Sat|Sun))\.?(?=[ \t]*:)"
     r"|on\s+the\s+(?P<nth>\d{1,2})(?:st|nd|rd|th)(?!\s+(?:of\s+)?" + _MON + r")"
     r")\b", re.I)
 _CLOCK = re.compile(r"(?<![\w:.])(?:\d{1,2}:\d{2}(?::\d{2})?\s?(?:[ap]\.?m\.?|AM|PM)(?!\w)|\d{1,2}\s?(?:[ap]\.m\.|AM|PM|am|pm)(?!\w)"
@@ -238,7 +240,7 @@ def _relative(m: re.Match[str], ref: date | None) -> date | None:
             return date(year, month, day)
         except ValueError:
             return None
-    wd = WEEKDAYS[(m.group("wd") or m.group("wdab") or m.group("wdhead")).lower()]
+    wd = WEEKDAYS[(m.group("wd") or m.group("wdab") or m.group("wdhead") or m.group("wdcap")).lower()]
     back = (ref.weekday() - wd) % 7
     mode = (m.group("wdmode") or m.group("abmode") or "").lower()
     if back == 0 and mode != "this":
