@@ -238,3 +238,14 @@ def test_no_name_given_is_no_name_read() -> None:
     known = frozenset(tokenize(rounds[0]["text"]))
     answer, cited = read_answer("What did my neighbour jokingly call the trail we walked on?", rounds, known=known)
     assert "flower road" in answer and cited == ["E1"]
+
+
+def test_a_short_time_in_a_column_kept_in_weeks_is_said_in_a_unit_it_is_one_of() -> None:
+    from adamm.nodes.rules.answerer import in_asked_unit
+
+    value, unit = in_asked_unit(0.007, "wk", "What was the average length of his naps?")
+    assert unit == "h" and round(value, 2) == 1.18
+    assert in_asked_unit(0.5, "h", "How long were my naps?") == (0.5, "h")  # hours stay hours
+    assert in_asked_unit(3.0, "wk", "How long was the trip?") == (3.0, "wk")
+    value, unit = in_asked_unit(0.007, "wk", "How long were his naps, in minutes?")
+    assert unit == "min" and round(value) == 71  # the unit asked for wins

@@ -58,10 +58,22 @@ def asked_unit(question: str) -> str | None:
     return None
 
 
+#: Durations said in a smaller unit when under one of their own.
+_SMALLER = {"wk": ("d", "h", "min"), "d": ("h", "min")}
+
+
 def in_asked_unit(value: Any, unit: str | None, question: str) -> tuple[Any, str | None]:
     """``value`` (in ``unit``) converted to the unit the question asks for, when both measure
     the same thing: a column kept in miles answers "how far, in km?" in km."""
     want = asked_unit(question) if question else None
+    if want is None and unit in _SMALLER and isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < abs(value) < 1:
+        # "0.007 wk on average": a column kept in a large unit (an age of "6 weeks 5 days" came
+        # first) says a short time in the largest unit it is at least one of
+        for smaller in _SMALLER[unit]:
+            value, unit = convert(float(value), unit, smaller), smaller
+            if abs(value) >= 1:
+                break
+        return value, unit
     if want is None or unit is None or want == unit or isinstance(value, bool) or not isinstance(value, (int, float)):
         return value, unit
     try:
