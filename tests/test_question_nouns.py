@@ -212,3 +212,16 @@ def test_when_did_i_last_is_the_day_and_a_compared_duration_finds_its_column() -
     assert got["target"] == "date" and {"column": "who", "op": "=", "value": "Gannow"} in got["column_filters"]
     assert args("When did I last log a thrn for Gannow?")["target"] == "thrn"  # a column it names stays
     assert {"column": "duration", "op": ">=", "value": 60.0} in args("On which days did it go on for an hour or more?")["column_filters"]
+
+
+def test_two_kinds_compared_with_the_comparative_after_them(ctx: Context) -> None:
+    from adamm.nodes.rules.plan_intent import detect_intent
+
+    assert detect_intent("Are my brisk tendings or my sollow tendings longer on average?", []).kind == "compare"
+    assert detect_intent("Were my Pim pelts or my Tasko pelts heavier on average?", []).kind == "compare"
+    # "or more", "or higher" after a number is a threshold, not a second side
+    assert detect_intent("In how many sessions did I count 14 pelts or more?", []).kind != "compare"
+    assert detect_intent("List the days when a drask was 15 or higher.", []).kind != "compare"
+    means = {m: np.mean([r[4] for r in RECORDS if r[2] == m]) for m in ("brisk", "sollow")}
+    got = ask(ctx, "Are my brisk tendings or my sollow tendings longer on average?")
+    assert got.startswith(max(means, key=means.get)), (got, means)

@@ -53,8 +53,11 @@ from adamm.stores.timeexpr import Period, find_periods
 
 TREND = re.compile(r"\b(trend\w*|go(?:ing|ne)?\s+up\s+or\s+down|went\s+up\s+or\s+down|up\s+or\s+down|increas\w*\s+or\s+decreas\w*|"
                    r"decreas\w*\s+or\s+increas\w*|improv\w*\s+or\s+(?:get|got|gotten)\s+worse|ris\w*\s+or\s+f[ae]ll\w*)\b", re.I)
-_MORE_LESS = r"(?:more|less|higher|lower|better|worse|fewer|longer|shorter|bigger|smaller|greater)"
-_COMPARE = re.compile(rf"\b(?:{_MORE_LESS}\b.*\bor\b|compare\w*|versus|vs\.?|(?:which|what)\s+(?:was|is|were)\s+{_MORE_LESS})", re.I)
+_MORE_LESS = (r"(?:more|less|higher|lower|better|worse|fewer|longer|shorter|bigger|smaller|greater|heavier|lighter|faster|slower"
+              r"|cheaper|pricier|costlier|warmer|colder|hotter|cooler)")
+_COMPARE = re.compile(rf"\b(?:{_MORE_LESS}\b.*\bor\b|compare\w*|versus|vs\.?|(?:which|what)\s+(?:was|is|were)\s+{_MORE_LESS}"
+                      rf"|(?:are|were|is|was|did|do)\s+(?:my\s+|the\s+)?\S.*\bor\s+(?!{_MORE_LESS}\b)\S.*\b{_MORE_LESS}\b)", re.I)
+# ... and "are my X or my Y longer", not "50 pages or more" (a threshold)
 _COUNT = re.compile(r"\b(how\s+many|how\s+often|number\s+of|count\s+of|how\s+many\s+times)\b"
                     r"|^\W*(?:please\s+)?count\b|\bcount\s+(?:up\s+)?(?:my|the|all|every|each|how)\b", re.I)
 _AVERAGE = re.compile(r"\b(average|avg|mean|typical(?:ly)?|per\s+day|on\s+a\s+typical)\b", re.I)
