@@ -52,7 +52,9 @@ TOOL_SPECS: dict[str, str] = {
                "min, max, stddev, first, last (earliest / latest by date), delta (last minus first by date), "
                "trend (change per day), share (percent 0-100 of the rows matching column_filters that also "
                "meet condition, a list of filters like column_filters; e.g. win rate: target '*', condition "
-               "[{column: result, op: =, value: win}]). group_by (a column, or month / day / weekday / year "
+               "[{column: result, op: =, value: win}]), share_of_sum (percent of a numeric target's sum in the "
+               "rows meeting condition: share of spending on dining = target amount, condition category = "
+               "dining). group_by (a column, or month / day / weekday / year "
                "of the date) computes count, count_distinct, sum, avg, median, min, max or share per group and "
                "ranks the groups (order desc: highest first, asc: lowest first): 'which payee most often' = "
                "count of '*' group_by payee; 'which category cost the most' = sum of amount group_by category; "
@@ -305,7 +307,7 @@ def _summary(res: analytic.ToolResult) -> dict[str, Any]:
         d = res.to_dict()
         out.update(value=d["value"], operator=res.operator, expression=res.expression)
         out.update({k: d[k] for k in ("group_by", "order", "top_group", "group_count", "groups", "condition",
-                                      "in_scope", "meeting", "note") if k in d})
+                                      "in_scope", "meeting", "weighted", "note") if k in d})
     if res.tool == "Rank":
         out.update(order=res.operator, expression=res.expression)
     dates = [_day(r.get("date") or r.get("time")) for r in res.rows]
@@ -389,7 +391,8 @@ def _compute_unit(sql: Any, memory_id: str, res: analytic.ToolResult) -> dict[st
 
     what = f"{res.operator}({res.expression})"
     if d.get("condition") is not None:
-        what = f"share of rows meeting ({_conditions(d['condition'])})"
+        what = (f"share of {res.expression} in rows meeting ({_conditions(d['condition'])})" if d.get("weighted")
+                else f"share of rows meeting ({_conditions(d['condition'])})")
     if "group_by" in d:
         ranked = "; ".join(f"{g['group']} = {fmt(g['value'])} ({g['rows']} rows)" for g in d["groups"])
         text = (f"{what} per {d['group_by']} over {res.matched} {res.table} rows ({where}), {d['group_count']} groups, "
@@ -406,7 +409,7 @@ def _compute_unit(sql: Any, memory_id: str, res: analytic.ToolResult) -> dict[st
         "text": text,
     }
     unit_out.update({k: d[k] for k in ("group_by", "order", "top_group", "group_count", "groups", "condition",
-                                       "in_scope", "meeting", "note") if k in d})
+                                       "in_scope", "meeting", "weighted", "note") if k in d})
     return unit_out
 
 

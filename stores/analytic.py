@@ -73,7 +73,8 @@ __all__ = [
 
 MEDIAN_FETCH = 5000
 
-COMPUTE_OPS = ("count", "count_distinct", "sum", "avg", "median", "min", "max", "stddev", "first", "last", "delta", "trend", "share")
+COMPUTE_OPS = ("count", "count_distinct", "sum", "avg", "median", "min", "max", "stddev", "first", "last", "delta", "trend", "share",
+               "share_of_sum")
 _COMPUTE_ALIASES = {
     "count": "count", "count_distinct": "count_distinct", "distinct_count": "count_distinct", "nunique": "count_distinct",
     "sum": "sum", "total": "sum",
@@ -86,6 +87,7 @@ _COMPUTE_ALIASES = {
     "trend": "trend", "slope": "trend",
     "share": "share", "percent": "share", "percentage": "share", "pct": "share", "rate": "share", "proportion": "share",
     "ratio": "share", "fraction": "share",
+    "share_of_sum": "share_of_sum", "weighted_share": "share_of_sum", "share_of_total": "share_of_sum",
 }
 _NUMERIC_OPS = {"sum", "avg", "median", "stddev", "delta", "trend"}
 _ORDER_ALIASES = {"desc": "desc", "descending": "desc", "highest": "desc", "top": "desc", "max": "desc", "largest": "desc",
@@ -193,6 +195,9 @@ def compute(
     """
     budget = check_budget(result_budget)
     op = compute_operator(operator)
+    # "what share of my spending went to dining": the share of the target's sum, not of the rows
+    weighted = op == "share_of_sum"
+    op = "share" if weighted else op
     direction = _direction(order, "order")
     scope = open_scope(sql, memory_id, table)
     clauses, normalized = build_filters(scope, column_filters)
@@ -224,6 +229,11 @@ def compute(
         raise ToolError(f"target '*' only works with operator 'count' or 'share'; operator {op!r} needs a column; "
                         f"columns: {', '.join(scope.types)}")
     tgt = None if star else parse_target(scope, target)
+    if weighted and (tgt is None or tgt.ctype not in NUMERIC_TYPES):
+        raise ToolError("operator 'share_of_sum' needs a numeric target, whose sum is shared; numeric columns: "
+                        + ", ".join(n for n, t in scope.types.items() if t in NUMERIC_TYPES))
+    if weighted and group is not None:
+        raise ToolError("operator 'share_of_sum' does not work with group_by")
     if tgt is not None and op in _NUMERIC_OPS and tgt.ctype not in NUMERIC_TYPES:
         raise ToolError(f"operator {op!r} needs a numeric target, {tgt.text!r} is {tgt.ctype}; "
                         f"numeric columns: {', '.join(n for n, t in scope.types.items() if t in NUMERIC_TYPES)}")
@@ -241,6 +251,12 @@ def compute(
             return res([], 0, None, expression, in_scope=0, meeting=0,
                        note="no rows match column_filters, so the share is undefined")
         rows = fetch_rows(scope, row_select(scope, tgt).where(where, *cond).order_by(*scope.chronological()).limit(budget), tgt)
+        if weighted:
+            total, part = scalar_query(scope, select(func.sum(tgt.element), func.sum(case((and_(*cond), tgt.element), else_=0)))
+                                       .select_from(scope.table).where(where))
+            if not total:
+                return res(rows, n, None, expression, in_scope=n, meeting=m, note="the target sums to zero, so its share is undefined")
+            return res(rows, n, tidy(100.0 * float(part or 0) / float(total)), expression, in_scope=n, meeting=m, weighted=True)
         return res(rows, n, tidy(100.0 * m / n), expression, in_scope=n, meeting=m)
 
     if tgt is None:  # count(*)

@@ -48,6 +48,7 @@ class ToolResult:
     condition: list[dict[str, Any]] | None = None
     in_scope: int | None = None
     meeting: int | None = None
+    weighted: bool = False  # share of a numeric target's sum (value = 100 * its sum meeting / its sum), not of rows
     note: str | None = None  # why value is None, when it is
 
     def to_dict(self) -> dict[str, Any]:
@@ -59,6 +60,8 @@ class ToolResult:
         if self.condition is not None:
             extra.update(condition=[{k: jsonable(v) for k, v in f.items()} for f in self.condition],
                          in_scope=self.in_scope, meeting=self.meeting)
+            if self.weighted:
+                extra["weighted"] = True
         if self.note is not None:
             extra["note"] = self.note
         return {

@@ -233,6 +233,20 @@ def test_share_win_rate(both: SqlStore) -> None:
     assert pct.value == pytest.approx(200 / 7, abs=1e-6)
 
 
+def test_share_of_sum_weighs_rows_by_the_target(both: SqlStore) -> None:
+    # "what share of my spending went to dining": the amount's sum, not the rows, is shared
+    paid = [r for r in EXPENSES if r["amount"] is not None]
+    dining = [r for r in paid if (r["category"] or "").lower() == "dining"]
+    cond = [{"column": "category", "op": "=", "value": "dining"}]
+    res = compute(both, MEM, "expenses", "amount", "share_of_sum", condition=cond)
+    assert res.value == pytest.approx(100 * sum(r["amount"] for r in dining) / sum(r["amount"] for r in paid), abs=1e-6)
+    assert res.operator == "share" and res.to_dict()["weighted"] is True and (res.in_scope, res.meeting) == (len(paid), len(dining))
+    rows = compute(both, MEM, "expenses", "*", "share", condition=cond)  # of the rows: another number
+    assert rows.value == pytest.approx(100 * len(dining) / len(EXPENSES), abs=1e-6) and "weighted" not in rows.to_dict()
+    with pytest.raises(ToolError, match="numeric target"):
+        compute(both, MEM, "expenses", "payee", "share_of_sum", condition=cond)
+
+
 def test_share_per_group(both: SqlStore) -> None:
     groups = grouped(MATCHES, text_key("opponent"))
     rate = {k: 100 * sum(r["result"].lower() == "win" for r in rows) / len(rows) for k, rows in groups.items()}

@@ -225,3 +225,15 @@ def test_two_kinds_compared_with_the_comparative_after_them(ctx: Context) -> Non
     means = {m: np.mean([r[4] for r in RECORDS if r[2] == m]) for m in ("brisk", "sollow")}
     got = ask(ctx, "Are my brisk tendings or my sollow tendings longer on average?")
     assert got.startswith(max(means, key=means.get)), (got, means)
+
+
+def test_a_share_of_spending_is_a_share_of_the_money_not_of_the_records() -> None:
+    from adamm.nodes.rules.plan_instantiate import _shared_quantity
+
+    table = {"name": "paid_log", "columns": [{"name": "amount", "type": "float", "unit": "USD"},
+                                             {"name": "drom", "type": "float", "unit": "min"},
+                                             {"name": "category", "type": "text"}]}
+    assert _shared_quantity("my spending", table) == "amount"
+    assert _shared_quantity("the minutes I logged", table) == "drom"  # by its unit
+    assert _shared_quantity("my drom", table) == "drom"  # by its name
+    assert _shared_quantity("my purchases", table) == "*"  # records

@@ -127,6 +127,8 @@ def _aggregate(intent: Intent, agg: dict[str, Any], periods: list[Period], quest
     days = [r["date"] for r in agg.get("rows", []) if r.get("date")]
     when = f" on {days[-1] if op == 'last' else days[0]}" if days else ""
     if op == "share":
+        if agg.get("weighted"):
+            return f"{value:.1f}% of the {agg.get('expression')} ({agg.get('meeting')} of {agg.get('in_scope')} records{_period_note(periods)})"
         return f"{value:.1f}% ({agg.get('meeting')} of {agg.get('in_scope')} records{_period_note(periods)})"
     if agg.get("groups") and lists_values(question, periods):
         names = sorted(str(g["group"]) for g in agg["groups"])

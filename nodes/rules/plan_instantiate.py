@@ -20,6 +20,7 @@ from adamm.nodes.rules.plan_intent import DAY_OF, MIN, RANGE_WORDS, SHARE_SPLIT,
 from adamm.nodes.rules.plan_targets import choose_table, choose_target
 from adamm.nodes.rules.plan_words import ASKS_NAME, GROUP, GROUP_MONTH, has_comparison, mask, word_stem
 from adamm.stores.bm25 import tokenize
+from adamm.stores.quantities import canonical_unit, dimension_of
 from adamm.stores.timeexpr import Period, find_periods
 
 
@@ -96,7 +97,7 @@ def instantiate(step: int, tool: str, question: str, periods: list[Period], inte
         extra = fact_conditions(question, texts, table) if table else []
         if not extra:
             return None
-        key = "condition" if args.get("operator") == "share" else "column_filters"
+        key = "condition" if args.get("operator") in ("share", "share_of_sum") else "column_filters"
         args[key] = [*(args.get(key) or []), *extra]
         return name, args
     if tool in ("EventLocate", "SemanticMatch"):
@@ -227,8 +228,31 @@ def _instantiate_share(question: str, periods: list[Period], tables: list[dict[s
     if not condition:
         return None
     scope = period_filters(periods) + (subset_filters(scope_text, [], table) if scope_text else [])
-    return "Compute", {"table": table["name"], "target": "*", "operator": "share", "column_filters": scope,
-                       "condition": condition}
+    quantity = _shared_quantity(scope_text, table)
+    return "Compute", {"table": table["name"], "target": quantity, "operator": "share" if quantity == "*" else "share_of_sum",
+                       "column_filters": scope, "condition": condition}
+
+
+#: A share of a quantity, not of records: "what share of my spending", "of the money".
+_SPENDING = re.compile(r"\b(?:spending|spend|spent|money|expenses?|costs?|outlay)\b", re.I)
+
+
+def _shared_quantity(scope_text: str, table: dict[str, Any]) -> str:
+    """The numeric column a share is of ("my spending": the money column; "my hours", "the
+    distance": the column of that unit or name), else "*" (a share of records)."""
+    if not scope_text:
+        return "*"
+    numeric = [c for c in table["columns"] if c["type"] in ("int", "float")]
+    if _SPENDING.search(scope_text):
+        money = [c for c in numeric if (dimension_of(c.get("unit")) or "").startswith("currency:")]
+        return money[0]["name"] if len(money) == 1 else "*"
+    words = {word_stem(w) for w in tokenize(scope_text)}
+    named = [c for c in numeric if {word_stem(w) for w in c["name"].split("_")} & words]
+    if len(named) == 1:
+        return named[0]["name"]
+    dims = {dimension_of(canonical_unit(w) or "") for w in tokenize(scope_text)} - {None, "count"}
+    by_unit = [c for c in numeric if dimension_of(c.get("unit")) in dims]
+    return by_unit[0]["name"] if len(by_unit) == 1 else "*"
 
 
 _VIRTUAL_GROUPS = {"month": "month", "week": "week", "weekday": "weekday", "year": "year", "day": "day", "date": "day"}
