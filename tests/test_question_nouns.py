@@ -237,3 +237,17 @@ def test_a_share_of_spending_is_a_share_of_the_money_not_of_the_records() -> Non
     assert _shared_quantity("the minutes I logged", table) == "drom"  # by its unit
     assert _shared_quantity("my drom", table) == "drom"  # by its name
     assert _shared_quantity("my purchases", table) == "*"  # records
+
+
+def test_which_month_among_three_listed_is_a_value_per_month() -> None:
+    from adamm.nodes.rules.plan_intent import detect_intent
+    from adamm.stores.timeexpr import find_periods
+
+    q = "Which month had the highest average drask - March, April or May 2026?"
+    periods = find_periods(q, date(2026, 6, 5))
+    assert len([p for p in periods if p.start]) == 3
+    intent = detect_intent(q, periods)
+    assert (intent.kind, intent.operator) == ("group", "avg")
+    # two listed months stay a comparison of two sides
+    q2 = "Was my average drask higher in March or in April 2026?"
+    assert detect_intent(q2, find_periods(q2, date(2026, 6, 5))).kind == "compare"

@@ -18,7 +18,7 @@ from adamm.nodes.rules.plan_filters import (condition_filters, link_column, ment
                                              value_filters, value_pattern, with_one_units)
 from adamm.nodes.rules.plan_intent import DAY_OF, MIN, RANGE_WORDS, SHARE_SPLIT, TREND, WHICH_NOUN, Intent, lists_values
 from adamm.nodes.rules.plan_targets import choose_table, choose_target
-from adamm.nodes.rules.plan_words import ASKS_NAME, GROUP, GROUP_MONTH, has_comparison, mask, word_stem
+from adamm.nodes.rules.plan_words import ASKS_NAME, GROUP, GROUP_MONTH, WHICH_CALENDAR, has_comparison, mask, word_stem
 from adamm.stores.bm25 import tokenize
 from adamm.stores.quantities import canonical_unit, dimension_of
 from adamm.stores.timeexpr import Period, find_periods
@@ -283,7 +283,8 @@ def _instantiate_group(question: str, periods: list[Period], intent: Intent, tab
     """"Which station did I fill up at most often?", "Which month had my lowest average
     systolic?": Compute per group, ranked; the group is a column named like the question's
     noun, a calendar unit, else the table's text column of names."""
-    m = GROUP_MONTH.search(question) or GROUP.search(question)
+    bounded = [p for p in periods if p.start or p.end]
+    m = (WHICH_CALENDAR.search(question) if len(bounded) >= 3 else None) or GROUP_MONTH.search(question) or GROUP.search(question)
     noun = (m.group("noun") if m else "").lower().split()[0] if m else ""
     if intent.operator == "count":
         target = choose_table(encoder, question, periods, tables)
@@ -301,8 +302,11 @@ def _instantiate_group(question: str, periods: list[Period], intent: Intent, tab
         if found is None:
             return None
         group = found
-    filters = period_filters(periods) + [f for f in subset_filters(question, periods, table, column)
-                                         if f.get("column") != group]
+    spans = period_filters(periods)
+    if len(bounded) >= 2 and all(p.start and p.end for p in bounded):  # the listed months together, each a group
+        spans = [{"column": "date", "op": "between",
+                  "value": [min(p.start for p in bounded).isoformat(), max(p.end for p in bounded).isoformat()]}]  # type: ignore[type-var]
+    filters = spans + [f for f in subset_filters(question, periods, table, column) if f.get("column") != group]
     return "Compute", {"table": table["name"], "target": column, "operator": intent.operator, "group_by": group,
                        "order": "asc" if intent.wants_less else "desc", "column_filters": filters}
 

@@ -39,8 +39,9 @@ from adamm.nodes.rules.plan_words import (
     GROUP,
     GROUP_MONTH,
     LEMMAS,
-    FirstMatch,
     UNIT_WORDS,
+    WHICH_CALENDAR,
+    FirstMatch,
     focus_words,
     has_comparison,
     mask,
@@ -112,6 +113,8 @@ def detect_intent(question: str, periods: list[Period], tables: list[dict[str, A
     two_sides = " or " in f" {text.lower()} " and (
         len([p for p in periods if p.start or p.end]) >= 2 or _COMPARE.search(text) or re.search(r"\b\w{3,}er\b", text))
     group = None if two_sides else (GROUP.search(text) or GROUP_MONTH.search(text))
+    if group is None and len([p for p in periods if p.start or p.end]) >= 3:
+        group = WHICH_CALENDAR.search(text)  # "which month ... - March, April or May": one value per month
     if group:
         low = text.lower()
         counted = re.search(r"\b(?:most|fewest|least)\s+(?:[a-z-]+\s+){0,4}?(?P<noun>[a-z-]+s)\b", low)

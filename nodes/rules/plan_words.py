@@ -97,6 +97,9 @@ _GROUP_CALENDAR = re.compile(r"\bwhich\s+(?P<noun>month|week|weekday|day\s+of\s+
 _GROUP_DAY_TOTAL = re.compile(r"\b(?:which|what)\s+(?P<noun>day|date)\b(?:(?!\bor\b).)*\b(?:most|least|fewest)\b"
                               r"(?:(?!\bor\b).)*\b(?:in\s+total|altogether|combined|all\s+told|all\s+together)\b", re.I)
 GROUP_MONTH = FirstMatch(_GROUP_CALENDAR, _GROUP_DAY_TOTAL)
+#: "Which month had the highest average threnn - March, April or May?": a calendar unit asked
+#: about over the periods the question lists.
+WHICH_CALENDAR = re.compile(r"\b(?:which|what)\s+(?P<noun>month|week|year)\b", re.I)
 
 
 def mask(text: str, spans: list[tuple[int, int]]) -> str:
