@@ -53,6 +53,12 @@ def expand(name: str) -> str:
     return " ".join(tok for tok in name.split("_") if tok)
 
 
+def _letters_in_order(short: str, word: str) -> bool:
+    """``word``'s first letter, then ``short``'s other letters in ``word``'s order ("dv" - "dov")."""
+    rest = iter(word[1:])
+    return bool(short) and short[0] == word[:1] and all(c in rest for c in short[1:])
+
+
 def abbreviates(short: str, phrase: Sequence[str]) -> bool:
     """Is ``short`` an abbreviation of the words ``phrase``, by the grammar of abbreviations
     alone: their initials (``hr`` - heart rate, ``bp``), or a shortening of one word that keeps
@@ -62,10 +68,7 @@ def abbreviates(short: str, phrase: Sequence[str]) -> bool:
     if len(phrase) >= 2:
         return short == "".join(w[:1] for w in phrase)
     word = phrase[0]
-    if len(word) < len(short) + 2 or word[0] != short[0] or not word.isalpha():
-        return False
-    it = iter(word[1:])
-    return all(c in it for c in short[1:])
+    return len(word) >= len(short) + 2 and word.isalpha() and _letters_in_order(short, word)
 
 
 def same_words(a: Sequence[str], b: Sequence[str], _after_same: bool = False) -> bool:
@@ -113,10 +116,7 @@ def shortened(short: str, name: str) -> bool:
     """Is ``short`` the one-word ``name`` with letters left out ("mrl" - "murl", "thr" - "thrn")?
     Its first letter, then its other letters in order - looser than :func:`abbreviates`, so
     only for a name that agrees in unit with one known field alone. Pure."""
-    if not (short.isalpha() and name.replace("_", "").isalpha() and 2 <= len(short) < len(name) and short[0] == name[0]):
-        return False
-    rest = iter(name[1:])
-    return all(c in rest for c in short[1:])
+    return short.isalpha() and name.replace("_", "").isalpha() and 2 <= len(short) < len(name) and _letters_in_order(short, name)
 
 
 def units_agree(a_dimension: str | None, b_dimension: str | None) -> bool:
@@ -128,10 +128,7 @@ def units_agree(a_dimension: str | None, b_dimension: str | None) -> bool:
     if not (a_dimension or "").startswith("unit:") or not (b_dimension or "").startswith("unit:"):
         return False
     a, b = sorted((a_dimension[5:].lower(), b_dimension[5:].lower()), key=len)  # type: ignore[index]
-    if not (a.isalpha() and b.isalpha() and len(a) < len(b) and a[0] == b[0]):
-        return False
-    rest = iter(b[1:])
-    return all(c in rest for c in a[1:])  # its letters in order: "q" - "qelt", "dv" - "dov"
+    return a.isalpha() and b.isalpha() and len(a) < len(b) and _letters_in_order(a, b)  # "q" - "qelt", "dv" - "dov"
 
 
 @dataclass

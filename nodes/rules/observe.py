@@ -273,13 +273,7 @@ def _inline_rows(text: str) -> list[tuple[int, int]]:
     end = re.search(r"\.(?:\s+(?=[A-Z'\"‘“])|\s*$)", text[m.end():])
     seg_end = m.end() + end.start() if end else len(text)
     for sep in (" | ", "; "):
-        out, pos = [], m.end()
-        for piece in text[m.end():seg_end].split(sep):
-            a = pos + len(piece) - len(piece.lstrip())
-            b = pos + len(piece.rstrip())
-            pos += len(piece) + len(sep)
-            if b > a:
-                out.append((a, b))
+        out = [(m.end() + a, m.end() + b) for a, b in _cells_of(text[m.end():seg_end], sep)]
         if len(out) >= 2 and all(_ROW_CELL.search(text[a:b]) and re.search(r"\d", text[a:b]) for a, b in out):
             return out
     return []
@@ -291,28 +285,22 @@ def _units(part: str, text: str) -> list[_Unit]:
         listed = list(_LISTED_ROWS.finditer(text))
         if len(listed) >= 2 and all(len(_NUMBER_TOKEN.findall(m.group(1))) >= 2 for m in listed):
             rows = listed
-    if len(rows) < 2 and (inline := _inline_rows(text)):
-        pieces, pos = [], 0
-        for a, b in inline:
-            if re.search(r"\w", text[pos:a]):  # not the " | " between two rows
-                pieces.append((pos, a))
-            pieces.append((a, b))
-            pos = b
-        if pos < len(text):
-            pieces.append((pos, len(text)))
-        return _pieces_units(part, text, pieces)
+    # each row as (start, end of what it takes up, start, end of its own text)
+    spans = [(m.start(), m.end(), m.start(1), m.end(1)) for m in rows] if len(rows) >= 2 else []
+    if not spans and (inline := _inline_rows(text)):
+        # a row takes up the " | " before the next one: no unit of its own
+        spans = [(a, inline[i + 1][0] if i + 1 < len(inline) else b, a, b) for i, (a, b) in enumerate(inline)]
+    if not spans:
+        return _pieces_units(part, text, [(0, len(text))])
     pieces: list[tuple[int, int]] = []
-    if len(rows) >= 2:
-        pos = 0
-        for m in rows:
-            if m.start() > pos:
-                pieces.append((pos, m.start()))
-            pieces.append((m.start(1), m.end(1)))
-            pos = m.end()
-        if pos < len(text):
-            pieces.append((pos, len(text)))
-    else:
-        pieces = [(0, len(text))]
+    pos = 0
+    for start, end, a, b in spans:
+        if start > pos:
+            pieces.append((pos, start))
+        pieces.append((a, b))
+        pos = end
+    if pos < len(text):
+        pieces.append((pos, len(text)))
     return _pieces_units(part, text, pieces)
 
 

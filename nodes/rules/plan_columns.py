@@ -58,8 +58,7 @@ def said_text_column(table: dict[str, Any], noun: str) -> str | None:
     if not noun:
         return None
     stem = word_stem(noun.lower())
-    if any(stem in {word_stem(w) for n in [c["name"], *(c.get("aliases") or [])] for w in n.lower().split("_")}
-           for c in table["columns"] if c["type"] in ("int", "float")):
+    if names_measured_column(table, noun):
         return None
     said = sorted(((c.get("said_with") or {}).get(stem, 0), c["name"]) for c in table["columns"]
                   if c["type"] == "text" and (c.get("values") or c.get("samples")))
@@ -68,17 +67,27 @@ def said_text_column(table: dict[str, Any], noun: str) -> str | None:
     return None
 
 
+def names_measured_column(table: dict[str, Any], noun: str) -> bool:
+    """Is ``noun`` a word of one of the table's numeric columns' names or aliases ("skep", "sleep")?"""
+    stem = word_stem(noun.lower())
+    return any(stem in {word_stem(w) for n in [c["name"], *(c.get("aliases") or [])] for w in n.lower().split("_")}
+               for c in table["columns"] if c["type"] in ("int", "float"))
+
+
+def called_text_column(table: dict[str, Any], noun: str) -> str | None:
+    """The text column the noun names (:func:`named_text_column`), else the one whose values
+    the memory calls so (:func:`said_text_column`)."""
+    return named_text_column(table, noun) or said_text_column(table, noun)
+
+
 def text_column(table: dict[str, Any], noun: str) -> str | None:
     """The text column a noun names (:func:`named_text_column`), else the one whose values the
     memory says that noun with most (``said_with``: "my glimmets: Vashti, Oremko ..."), else
     the text column holding the most values."""
     texts = [c for c in table["columns"] if c["type"] == "text"]
-    named = named_text_column(table, noun)
-    if named:
-        return named
-    said = said_text_column(table, noun)
-    if said:
-        return said
+    called = called_text_column(table, noun)
+    if called:
+        return called
     filled = [c for c in texts if c.get("values") or c.get("samples")]
     filled.sort(key=lambda c: -len({str(v).strip().lower() for v in c.get("values") or c.get("samples") or []}))
     return filled[0]["name"] if filled else None

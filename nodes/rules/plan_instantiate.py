@@ -12,7 +12,8 @@ import re
 from typing import Any
 
 from adamm.nodes.rules.facets import vocabulary_values
-from adamm.nodes.rules.plan_columns import MIN_COLUMN_SCORE, Target, column_by_unit, named_text_column, said_text_column, speed_expression, text_column
+from adamm.nodes.rules.plan_columns import (MIN_COLUMN_SCORE, Target, called_text_column, column_by_unit, named_text_column, said_text_column,
+                                             speed_expression, text_column)
 from adamm.nodes.rules.plan_events import AROUND, FACT_REF, event_bound, fact_conditions, stated_fact
 from adamm.nodes.rules.plan_filters import (condition_filters, link_column, mention_filters, names_the_records, period_filters, subset_filters,
                                              value_filters, value_pattern, with_one_units)
@@ -152,9 +153,9 @@ def instantiate(step: int, tool: str, question: str, periods: list[Period], inte
         chosen = choose_table(encoder, question, periods, tables)
         if chosen is not None and chosen.score >= MIN_COLUMN_SCORE:
             target = Target(chosen.table, "*", None, chosen.score, next(t["columns"] for t in tables if t["name"] == chosen.table))
-    if (target is None or target.score < MIN_COLUMN_SCORE) and has_comparison(with_one_units(question)):
+    if (target is None or target.score < MIN_COLUMN_SCORE) and has_comparison(one_units := with_one_units(question)):
         # "did a single tending run to an hour or more": no column named, the one of that dimension
-        by_unit = [c for t in tables for c in [column_by_unit(with_one_units(question), t)] if c]
+        by_unit = [c for t in tables for c in [column_by_unit(one_units, t)] if c]
         if len(by_unit) == 1:
             target = Target(by_unit[0].table, by_unit[0].column, by_unit[0].unit, MIN_COLUMN_SCORE, by_unit[0].columns)
     if target is None or target.score < MIN_COLUMN_SCORE:
@@ -223,7 +224,7 @@ def _instantiate_share(question: str, periods: list[Period], tables: list[dict[s
     values = {str(f.get("value", "")).lower() for f in condition}
     skip |= {w for f in vocabulary_values(pred) if f.value.lower() in values for w in tokenize(pred[f.start:f.end])}
     if condition:  # "found the glimmet ollun": the value's, and what the memory calls its holders, no subset
-        skip |= {w for w in tokenize(pred) if named_text_column(table, w) or said_text_column(table, w)}
+        skip |= {w for w in tokenize(pred) if called_text_column(table, w)}
     condition += mention_filters(pred, [], table, skip=skip, whole=True)
     if not condition:
         return None
@@ -263,12 +264,12 @@ def _instantiate_values(question: str, periods: list[Period], tables: list[dict[
     """"Which routes did I ride in June?": the column's distinct values in scope, as groups
     counted (every group is listed), from the table the question's words fit best."""
     noun = lists_values(question, periods) or ""
-    holders = [t for t in tables if named_text_column(t, noun) or said_text_column(t, noun)]
+    holders = [t for t in tables if called_text_column(t, noun)]
     if not holders:
         return None
     target = choose_table(encoder, question, periods, holders)
     table = next((t for t in holders if target and t["name"] == target.table), holders[0])
-    group = named_text_column(table, noun) or said_text_column(table, noun)
+    group = called_text_column(table, noun)
     filters = period_filters(periods) + [f for f in subset_filters(question, periods, table, group) if f.get("column") != group]
     if re.search(r"\d", question):  # "which glimmets have ever had a threnn above 17 qelts"
         numeric = choose_target(encoder, question, periods, [table])

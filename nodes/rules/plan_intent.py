@@ -32,7 +32,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from adamm.nodes.rules.plan_columns import named_text_column, said_text_column
+from adamm.nodes.rules.plan_columns import called_text_column, named_text_column, names_measured_column
 from adamm.nodes.rules.plan_events import event_bound, stated_fact
 from adamm.nodes.rules.plan_filters import value_filters
 from adamm.nodes.rules.plan_words import (
@@ -108,7 +108,7 @@ def detect_intent(question: str, periods: list[Period], tables: list[dict[str, A
     if _SHARE.search(text) and (SHARE_SPLIT.search(text) or re.search(r"\bwin\s+rate\b", text, re.I)):
         return Intent("share", "share")  # "what share of my rides were commutes", not "what % was in range"
     listed = lists_values(question, periods)
-    if listed and any(named_text_column(t, listed) or said_text_column(t, listed) for t in tables or []):
+    if listed and any(called_text_column(t, listed) for t in tables or []):
         return Intent("values", "count")  # "which routes did I ride that week": the distinct values
     two_sides = " or " in f" {text.lower()} " and (
         len([p for p in periods if p.start or p.end]) >= 2 or _COMPARE.search(text) or re.search(r"\b\w{3,}er\b", text))
@@ -158,8 +158,8 @@ def detect_intent(question: str, periods: list[Period], tables: list[dict[str, A
     if counted and _names_a_quantity(counted, tables or []) and not latest:
         return Intent("compute", "sum")
     of = re.search(r"\bhow\s+many\s+(\w+)\s+of\s+(?:my\s+|the\s+)?(\w+)", text, re.I)
-    if of and not latest and not _COUNTS_ROWS.fullmatch(LEMMAS.get(of.group(1).lower(), of.group(1).lower())) \
-            and _names_a_measured_column(of.group(2), tables or []):
+    if of and not latest and LEMMAS.get(of.group(1).lower(), of.group(1).lower()) not in _ROW_WORDS \
+            and any(names_measured_column(t, LEMMAS.get(of.group(2).lower(), of.group(2).lower())) for t in tables or []):
         return Intent("compute", "sum")  # "how many pips of skep": the skep, summed in its unit
     if _COUNT.search(text) and not (latest and counted and _names_a_quantity(counted, tables or [])):
         return Intent("compute", "count")  # "how many stars did I give the last book": the latest value
@@ -265,21 +265,14 @@ def _counts_records(word: str, tables: list[dict[str, Any]]) -> bool:
     return stem in named or said
 
 
-#: Words that count rows however they are followed ("how many days of rain").
-_COUNTS_ROWS = re.compile(r"times?|days?|nights?|weeks?|months?|years?|d|wk")
-
-
-def _names_a_measured_column(word: str, tables: list[dict[str, Any]]) -> bool:
-    """A numeric column's name or alias, whatever its unit ("skep", "sleep")."""
-    stem = word_stem(LEMMAS.get(word.lower(), word.lower()))
-    return any(stem in {word_stem(x) for n in [c["name"], *(c.get("aliases") or [])] for x in n.lower().split("_")}
-               for t in tables for c in t["columns"] if c["type"] in ("int", "float"))
+#: Words that count rows however they are followed ("how many days ...", "how many days of rain").
+_ROW_WORDS = frozenset({"times", "time", "days", "day", "nights", "weeks", "months", "years", "d", "wk"})
 
 
 def _names_a_quantity(word: str, tables: list[dict[str, Any]]) -> bool:
     """"minutes", "kilometers", "dollars", or a numeric column's own word ("lows", "goals")."""
     w = LEMMAS.get(word.lower(), word.lower())
-    if w in ("times", "time", "days", "day", "nights", "weeks", "months", "years", "d", "wk"):
+    if w in _ROW_WORDS:
         return False  # "how many days ..." counts rows
     if canonical_unit(w) is not None:
         return True

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from adamm.nodes.rules.plan_columns import Target, named_text_column, said_text_column
+from adamm.nodes.rules.plan_columns import Target, called_text_column
 from adamm.nodes.rules.plan_filters import value_filters
 from adamm.nodes.rules.plan_words import ABBREVIATIONS, GROUP, UNIT_WORDS, focus_words, unit_word, word_stem
 from adamm.stores.bm25 import tokenize
@@ -181,7 +181,7 @@ def choose_table(encoder: Any, question: str, periods: list[Period], tables: lis
         score = float(np.dot(vecs[0], v)) + 0.35 * overlap + _value_bonus(question, t) + 0.45 * said
         if money and any((dimension_of(c.get("unit")) or "").startswith("currency:") for c in t["columns"]):
             score += 0.2  # "my purchases", "which store did I shop at": the records of what was paid
-        if group and (named_text_column(t, group.group("noun")) or said_text_column(t, group.group("noun"))):
+        if group and called_text_column(t, group.group("noun")):
             score += 0.2  # "which store ... most often": the table with a store (merchant) column
         if compared and not compared & {dimension_of(c.get("unit")) for c in t["columns"]}:
             score -= 0.3
