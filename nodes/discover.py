@@ -90,7 +90,7 @@ def fill_slots(sql: SqlStore, memory_id: str, resolver: AttributeResolver, round
         stated = {(o.value_text or "").strip().lower() for o in group if o.value_text}
         read = [(categories[o.attribute][0], o.label.replace("_", " ")) for o in group
                 if o.value_num is not None and o.attribute in categories and o.label in categories[o.attribute][1]]
-        read += [(name, value) for name, value, _a, _b in [*model.transform(text, have), *terms.transform(text, have)]]
+        read += [(name, without_name(value, name)) for name, value, _a, _b in [*model.transform(text, have), *terms.transform(text, have)]]
         for name, value in read:
             if value.strip().lower() in stated:
                 continue  # a value the record states under a name of its own (merged below, by values)
@@ -144,6 +144,16 @@ _FIELDS = ("memory_id", "round_id", "attribute", "value_num", "value_text", "uni
 
 
 _APP = re.compile(r"\b([A-Z][\w'’\-]*)\s+app(?:['’]s|s)?\b")
+
+
+def without_name(value: str, name: str) -> str:
+    """A category's value without the field's own noun: "long zarn" of the field ``zarn`` is
+    "long", as "the long zarn" fills the slot ``_ zarn`` with "long" - one value, however it is
+    written. A value that is only the noun stays. Pure."""
+    words, named = value.split(), name.replace("_", " ").split()
+    if named and len(words) > len(named) and [content_stem(w) for w in words[-len(named):]] == [content_stem(w) for w in named]:
+        return " ".join(words[:-len(named)])
+    return value
 
 
 def _app_names(texts: Iterable[str]) -> set[str]:

@@ -40,6 +40,7 @@ class Group:
     present: ColumnElement[bool]  # the rows that have a group (key not NULL), cheaply
     text: ColumnElement[Any] | None = None  # a text column: grouped in two steps (see grouped)
     period: Callable[[Any], tuple[datetime, datetime] | None] | None = None  # a date group as a date range
+    fold: dict[str, str] | None = None  # a text column: values that mean another (:func:`folded_values`)
 
 
 def _fixed(value: Any) -> Any:
@@ -72,6 +73,45 @@ def _virtual_group(scope: Scope, name: str) -> Group:
     return Group(name, key, None, lambda v: v, present, period=date_period)
 
 
+#: The most distinct values of a text column read to fold its values (:func:`folded_values`);
+#: a column with more is no category and is grouped by spelling alone.
+FOLD_LIMIT = 500
+
+
+def folded_values(keys: Any) -> dict[str, str]:
+    """Values of one category (lower case) -> the value they mean, for those that mean another:
+    "recovery run" is "recovery" when the column also holds "recovery" alone - the memory's own
+    evidence that the noun after it adds nothing ("tempo run", "tempo"). A value never written
+    alone keeps its noun; chains fold to the shortest ("easy long run" -> "easy long" ->
+    "easy"). Pure."""
+    present = {" ".join(str(k).split()) for k in keys if k is not None and str(k).strip()}
+    out = {}
+    for k in sorted(present):
+        short = k
+        while len(short.split()) >= 2 and " ".join(short.split()[:-1]) in present:
+            short = " ".join(short.split()[:-1])
+        if short != k:
+            out[k] = short
+    return out
+
+
+def _folded(expr: ColumnElement[Any], fold: dict[str, str]) -> ColumnElement[Any]:
+    """``lower(trim(expr))`` with the values of :func:`folded_values` replaced by what they mean."""
+    key = func.lower(func.trim(expr))
+    if not fold:
+        return key
+    return case(*((key == _fixed(a), _fixed(b)) for a, b in sorted(fold.items())), else_=key)
+
+
+def _fold_of(scope: Scope, col: ColumnElement[Any]) -> dict[str, str]:
+    """The folding of a text column's values, read from its distinct values in this memory."""
+    q = (select(func.lower(func.trim(col))).select_from(scope.table).where(scope.tenant(), col.is_not(None))
+         .distinct().limit(FOLD_LIMIT + 1))
+    with scope.sql.engine.connect() as conn:
+        keys = [r[0] for r in conn.execute(q)]
+    return folded_values(keys) if len(keys) <= FOLD_LIMIT else {}
+
+
 def group_key(scope: Scope, group_by: Any) -> Group:
     """What ``group_by`` means: a column of the table (text, int, bool or datetime), or the
     month (YYYY-MM), day (YYYY-MM-DD), weekday (Monday..Sunday) or year of the effective date.
@@ -94,7 +134,9 @@ def group_key(scope: Scope, group_by: Any) -> Group:
     col = scope.col(name)
     present = col.is_not(None)
     if ctype == "text":
-        return Group(name, func.lower(func.trim(col)), func.min(col), lambda v: v.strip() if isinstance(v, str) else v, present, text=col)
+        fold = _fold_of(scope, col)
+        return Group(name, _folded(col, fold), func.min(col), lambda v: v.strip() if isinstance(v, str) else v, present, text=col,
+                     fold=fold)
     if ctype == "bool":
         return Group(name, col, None, lambda v: bool(v) if v is not None else None, present)
     if ctype == "datetime":
@@ -135,7 +177,7 @@ def grouped(scope: Scope, op: str, tgt: Target | None, where: ColumnElement[bool
         elif op == "share":
             parts.append(meet.label("m"))  # type: ignore[union-attr]
         inner = select(*parts).select_from(scope.table).where(where).group_by(raw).subquery()
-        key = func.lower(func.trim(inner.c.k))
+        key = _folded(inner.c.k, group.fold or {})
         total = func.sum(inner.c.n)
         agg = {"count": total, "sum": func.sum(inner.c.s) if "s" in inner.c else None,
                "avg": cast(func.sum(inner.c.s), Float) / total if "s" in inner.c else None,
@@ -220,7 +262,10 @@ def _group_result(scope: Scope, op: str, tgt: Target | None, where: ColumnElemen
             value = bool(value)
         elif op in ("min", "max") and tgt is not None and tgt.ctype == "datetime" and isinstance(value, str):
             value = datetime.fromisoformat(value)
-        entry = {"group": group.show(r["label"] if "label" in r else r["g"]), "value": as_value(value), "rows": int(r["n"] or 0)}
+        shown = r["label"] if "label" in r else r["g"]
+        if group.fold and isinstance(shown, str) and " ".join(shown.lower().split()) != r["g"]:
+            shown = r["g"]  # "Recovery run" and "recovery" are one group: called by the value they mean
+        entry = {"group": group.show(shown), "value": as_value(value), "rows": int(r["n"] or 0)}
         if op == "share":
             entry["meeting"] = int(r["m"] or 0)
         groups.append(entry)

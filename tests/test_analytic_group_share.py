@@ -462,3 +462,36 @@ def test_the_toolbox_validates_any_groups() -> None:
                 {"any": [{"any": [{"column": "a"}, {"column": "b"}]}, {"column": "c"}]}):
         with pytest.raises(ValidationError):
             FilterSpec.model_validate(bad)
+
+
+# -- one category written with and without its noun ---------------------------------------------------
+
+#: (source, kind as the memory wrote it, km): "Recovery run" and "recovery" are one kind - the
+#: memory writes "recovery" alone too; "long run" is never written alone and keeps its noun.
+SESSIONS = [("s0", "Recovery run", 4.0), ("s1", "recovery", 5.0), ("s2", "tempo run", 9.0), ("s3", "Tempo", 10.0),
+            ("s4", "intervals", 8.0), ("s5", "long run", 18.0), ("s6", "RECOVERY", 3.5), ("s7", "long run", 20.0),
+            ("s8", "easy long run", 12.0)]
+
+
+def test_folded_values_need_the_value_written_alone() -> None:
+    from adamm.stores.analytic_groups import folded_values
+    assert folded_values(["recovery run", "recovery", "tempo", "tempo run", "long run", "long  run"]) == {
+        "recovery run": "recovery", "tempo run": "tempo"}
+    assert folded_values(["easy long run", "easy long", "easy"]) == {"easy long run": "easy", "easy long": "easy"}
+    assert folded_values(["brisk zarn", "flont zarn", None, " "]) == {}
+
+
+def test_group_by_folds_a_value_written_with_its_noun(both: SqlStore) -> None:
+    both.create_table(MEM, "sessions", [ColumnSpec("kind", "text"), ColumnSpec("km", "float", "km")])
+    both.upsert_rows(MEM, "sessions", [{"source": src, "order": 200 + i, "time": datetime(2025, 5, 1 + i), "kind": kind, "km": km}
+                                       for i, (src, kind, km) in enumerate(SESSIONS)])
+    res = compute(both, MEM, "sessions", "*", "count", group_by="kind")
+    assert {g["group"].lower(): g["value"] for g in res.groups} == {"recovery": 3, "tempo": 2, "long run": 2, "intervals": 1,
+                                                                    "easy long run": 1}
+    assert res.top_group.lower() == "recovery" and res.sources == ["s0", "s1", "s6"]
+    total = compute(both, MEM, "sessions", "km", "sum", group_by="kind")
+    assert total.top_group == "long run" and total.value == 38.0
+    assert {g["group"].lower(): g["value"] for g in total.groups}["recovery"] == 12.5
+    # the operators that group in one step fold the same way
+    spread = compute(both, MEM, "sessions", "km", "count_distinct", group_by="kind")
+    assert {g["group"].lower(): g["value"] for g in spread.groups}["recovery"] == 3

@@ -95,6 +95,21 @@ def test_a_labelled_value_of_several_words_is_not_split_into_a_slot() -> None:
     labelled = [("kelt", "plon wash"), ("kelt", "drev wash")] * 2
     assert "wash" not in {s.name for s in SlotModel().fit(texts, labelled=labelled).slots_.values()}
 
+def test_labelled_values_sharing_a_noun_teach_its_slot() -> None:
+    """Stated "Drill: plon wash" and "Drill: drev wash" teach that a word before "wash" is a
+    ``drill``: "did a skib wash" holds the value "skib wash", written as the stated ones are,
+    though no label says so. One stated phrase teaches nothing; nor do phrases of other nouns."""
+    texts = ["Drill: plon wash, €12", "Drill: drev wash, €9", "did a skib wash for €15", "a skib wash again, €11",
+             "€8 and a tarn shine"]
+    labelled = [("drill", "plon wash"), ("drill", "drev wash")]
+    model = SlotModel().fit(texts, labelled=labelled)
+    assert [(a, v) for a, v, _s, _e in model.transform("did a skib wash for €15")] == [("drill", "skib wash")]
+    assert model.transform("€8 and a tarn shine") == []
+    assert model.transform("did a skib wash", have=["drill"]) == []  # a record stating its drill keeps it
+    one = SlotModel().fit(texts, labelled=[("drill", "plon wash")])
+    assert not any(a == "drill" for a, _v, _s, _e in one.transform("did a skib wash for €15"))
+
+
 @pytest.mark.parametrize(("short", "phrase", "ok"), [
     ("hr", ["heart", "rate"], True), ("bp", ["blood", "pressure"], True), ("dist", ["distance"], True),
     ("qty", ["quantity"], True), ("wt", ["weight"], True), ("temp", ["temperature"], True),
@@ -221,3 +236,15 @@ def test_a_word_cell_of_a_recurring_layout_is_a_category() -> None:
     stated = [f"Ride · {k} · {5 + i} km" for i, k in enumerate(kinds)]
     model = SlotModel().fit(stated, labelled=[("kind", k) for k in kinds])
     assert all(v.lower() in {k.lower() for k in kinds} for _, v, _, _ in model.transform(stated[0]))
+
+
+def test_a_value_drops_its_fields_own_noun() -> None:
+    """"long zarn" read for the field ``zarn`` is "long", as "the long zarn" fills the slot
+    ``_ zarn`` with "long": one value however it is written."""
+    from adamm.nodes.discover import without_name
+    assert without_name("long zarn", "zarn") == "long"
+    assert without_name("Tempo Zarns", "zarn") == "Tempo"
+    assert without_name("zarn", "zarn") == "zarn"  # the noun alone stays
+    assert without_name("gravel plode", "kind") == "gravel plode"
+    assert without_name("brisk tamber plode", "tamber_plode") == "brisk"  # a name of two words
+    assert without_name("brisk plode", "tamber_plode") == "brisk plode"

@@ -176,6 +176,7 @@ class Slot:
     key: str
     values: Counter = field(default_factory=Counter)
     records: int = 0
+    head: str = ""  #: the noun the values are written with, kept in the value ("tempo run")
 
 
 def is_field(values: Counter, records: int) -> bool:
@@ -206,6 +207,7 @@ class SlotModel:
         self.stops_: frozenset[str] = frozenset()
         self.labels_: frozenset[str] = frozenset()  #: the memory's field names: a cell holding one is a label
         self._labelled: list[tuple[str, str]] = []
+        self._labelled_now: list[tuple[str, str]] = []
 
     def fit(self, texts: Iterable[str], labelled: Iterable[tuple[str, str]] = (), exclude: Iterable[str] = ()) -> SlotModel:
         """Learn slots from record texts (one text per record) and the labelled categorical
@@ -221,6 +223,7 @@ class SlotModel:
         phrases = sorted({v.strip().lower() for _, v in labelled if " " in v.strip()}, key=lambda v: (-len(v), v))
         self._phrases = re.compile(r"(?<![\w'’-])(?:" + "|".join(re.escape(v) for v in phrases) + r")(?![\w'’-])", re.I) if phrases else None
         texts = list(texts)
+        self._labelled_now = labelled
         self.stops_ = frozenset()
         self._fit(texts)
         # a second pass, with names that run on into the next field's label cut there ("Vroule koum")
@@ -263,11 +266,29 @@ class SlotModel:
             if is_field(values, records[key]):
                 name = CELL_NAME if key.startswith(CELL_PREFIX) else key.split(":", 1)[1]
                 slots[key] = Slot(name, key, values, records[key])
+        slots.update(self._head_slots(seen, records))
         # one field per name: the slot that held more records ("before:bike" over a rarer "after:bike")
         by_name: dict[str, Slot] = {}
         for s in sorted(slots.values(), key=lambda s: (-s.records, s.key)):
             by_name.setdefault(s.name, s)
         self.slots_ = {s.key: s for s in by_name.values() if not self._is_a_value(s, by_name)}
+
+    def _head_slots(self, seen: dict[str, Counter], records: Counter) -> dict[str, Slot]:
+        """Slots the labelled values teach: when a field's stated values are two-word phrases
+        ending in one noun ("Activity: Recovery run", "Activity: Long run"), the noun's slot is
+        that field's - so "logged a tempo run" holds its "tempo run" though no label says so."""
+        heads: dict[tuple[str, str], Counter] = defaultdict(Counter)
+        for attribute, value in self._labelled_now:
+            words = value.split()
+            if len(words) == 2 and all(_usable(w) and _norm(w) not in self.exclude_ for w in words):
+                heads[(attribute, _norm(words[1]))][words[0].lower()] += 1
+        out = {}
+        for (attribute, head), modifiers in sorted(heads.items()):
+            key = f"before:{head}"
+            if len(modifiers) < 2 or head in self.filled_:
+                continue
+            out[key] = Slot(attribute, key, modifiers + seen.get(key, Counter()), records.get(key, 0) + sum(modifiers.values()), head)
+        return out
 
     def _stated_cell(self, c: Candidate) -> bool:
         """Does a layout cell hold a value the memory states for a field of its own ("· Right
@@ -329,8 +350,14 @@ class SlotModel:
                 continue
             if any(c.start < e and s < c.end for _, _, s, e in out):
                 continue
+            value, end = c.value, c.end
+            if slot.head:  # "tempo run": the value with its noun, as the field's stated values are written
+                after = re.match(r"[ \t]+([A-Za-z][\w'’-]*)", text[end:])
+                if after is None or _norm(after.group(1)) != slot.head:
+                    continue
+                value, end = f"{value} {after.group(1)}", end + after.end()
             taken.add(slot.name)
-            out.append((slot.name, c.value, c.start, c.end))
+            out.append((slot.name, value, c.start, end))
         if self._bare is not None:
             for m in self._bare.finditer(text):
                 attribute = self.values_[m.group().lower()]
