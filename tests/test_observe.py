@@ -265,7 +265,7 @@ def test_labels_around_day_cues_sentence_starts_and_title_case(text: str, fields
 @pytest.mark.parametrize("text, fields", [
     ("Energy app card: Yesterday 12.3 kWh · Cost €3.81 · Outside -5°C", {"energy": 12.3, "amount": 3.81, "temperature": -5.0}),
     ("Daily usage 9.8kWh | €3.04 | avg temp 4°C", {"energy": 9.8, "amount": 3.04, "temperature": 4.0}),
-    ("Dinner was about 670 kcal.", {"calories": 670.0}),                  # food energy stays calories
+    ("Ate about 670 kcal today.", {"calories": 670.0}),                   # food energy stays calories
 ])
 def test_what_a_meter_reads_is_named_by_its_unit(text: str, fields: dict) -> None:
     got = {d.attribute: d.value_num for d in extract_round(rnd(text)) if d.value_num is not None}

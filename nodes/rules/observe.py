@@ -45,7 +45,7 @@ from datetime import date, timedelta
 from functools import lru_cache
 
 from adamm.nodes.rules.dates import MONTHS, WEEKDAYS, find_dates
-from adamm.nodes.rules.facets import VOCABULARY_NAMES, find_facets, vocabulary_values
+from adamm.nodes.rules.facets import VOCABULARY_NAMES, find_facets, names_something, vocabulary_values
 from adamm.nodes.rules.labels_words import ED_NOUNS
 from adamm.nodes.rules.spans import _LABEL_STOP, Span, find_spans
 from adamm.stores.bm25 import STOPWORDS
@@ -392,11 +392,11 @@ class _Record:
 _EVENT = re.compile(r"\b(?:started|starting|began|begun|finished|finishing|completed)\b", re.I)
 _STARTED = re.compile(r"\b(?:started|starting|began|begun)\b", re.I)
 #: Facets that name what a record is about; a record without one borrows its round's.
-IDENTITY_FACETS = ("book", "route", "merchant", "title")
+IDENTITY_FACETS = ("merchant",)
 
 
 def _names_something(unit: _Unit) -> bool:
-    return any(f.attribute in IDENTITY_FACETS for f in find_facets(unit.text))
+    return names_something(unit.text)
 
 
 def _fields(unit: _Unit) -> list[_Field]:
@@ -421,8 +421,6 @@ def _fields(unit: _Unit) -> list[_Field]:
             if last[0].isupper() and not last.isupper() and last.lower() not in LABELS and not sp.colon \
                     and not _FIELDS.search(unit.text) and not _opens_sentence(unit.text, sp) and not _labelled_cell(unit, sp):
                 continue  # "Super 95" in prose: a name; "Score 63" on a dashboard card is a field
-            if any(f.attribute == "fuel_grade" and f.start <= sp.start < f.end for f in find_facets(unit.text)):
-                continue  # "Super 95": a fuel grade's name, not a field
             unit_word = canonical_unit(sp.label) if sp.label.isupper() and sp.label.lower() not in LABELS else None
             if unit_word is not None:  # "KM 58869": the label is the unit
                 sp.unit, sp.dimension, sp.label = unit_word, dimension_of(unit_word), ""

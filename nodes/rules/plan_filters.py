@@ -27,9 +27,9 @@ _VALUE_LEMMAS = {"won": ("win", "won", "wins", "winning", "beat", "victory"), "l
 
 
 def value_pattern(value: Any) -> str:
-    """A stored value as whole words of lower-cased text: "the ravens" in "against the ravens?",
-    not in "ravenscroft"."""
-    return rf"(?<![a-z0-9]){re.escape(str(value).lower())}(?![a-z0-9])"
+    """A stored value as whole words of lower-cased text, its plural too: "the ravens" in
+    "against the ravens?", not in "ravenscroft"; "paperback" in "in paperbacks"."""
+    return rf"(?<![a-z0-9]){re.escape(str(value).lower())}(?:e?s)?(?![a-z0-9])"
 
 
 def _constant(column: dict[str, Any]) -> bool:

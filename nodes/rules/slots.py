@@ -59,7 +59,7 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z0-9'’\-]*[A-Za-z0-9]|[A-Za-z]")
 #: word or a name fills the slot of its place in the layout ("Trek card · Zelk · 8 km", "Zelk — 8
 #: km"); the text names no field for it, so it is called ``kind``, like a tag. A heading colon
 #: ("Zelk: 8 km") is no separator: "Expense: $15.75 ...", "Payment: ..." are layouts' own titles.
-_CELL_SEP = re.compile(r"\s[—–-]\s|\s?[·•|;]\s?")
+_CELL_SEP = re.compile(r"\s[—–-]\s|\s?[·•|;]\s?|,\s")
 CELL_PREFIX = "cell:"
 CELL_NAME = "kind"
 #: Between two words of one phrase: spaces only, or a label's colon ("brosk: Ashvel").
@@ -252,7 +252,10 @@ class SlotModel:
             # are not a slot and its filling
             inside = [m.span() for m in self._phrases.finditer(text)] if self._phrases is not None else []
             for c in candidates(text, self.exclude_, self.stops_):
-                if any(a <= c.start and c.end <= b for a, b in inside) or self._stated_cell(c):
+                if c.key.startswith(CELL_PREFIX):
+                    if self._label_cell(c):
+                        continue  # a cell holding a stated value still shows the layout's slot (and names it)
+                elif any(a <= c.start and c.end <= b for a, b in inside):
                     continue
                 first.setdefault(c.key, c)
             for key, c in first.items():
@@ -264,7 +267,7 @@ class SlotModel:
             if plain[key] * 2 < records[key]:
                 continue  # a word mostly written as a name ("Zotir Wummi"): a name's first word, no label
             if is_field(values, records[key]):
-                name = CELL_NAME if key.startswith(CELL_PREFIX) else key.split(":", 1)[1]
+                name = self._cell_name(values) if key.startswith(CELL_PREFIX) else key.split(":", 1)[1]
                 slots[key] = Slot(name, key, values, records[key])
         slots.update(self._head_slots(seen, records))
         # one field per name: the slot that held more records ("before:bike" over a rarer "after:bike")
@@ -272,6 +275,25 @@ class SlotModel:
         for s in sorted(slots.values(), key=lambda s: (-s.records, s.key)):
             by_name.setdefault(s.name, s)
         self.slots_ = {s.key: s for s in by_name.values() if not self._is_a_value(s, by_name)}
+        # a layout's cell named by the values the memory states for a field elsewhere is that
+        # field too, in that layout (one record still takes one value per field)
+        for s in slots.values():
+            if s.key.startswith(CELL_PREFIX) and s.name != CELL_NAME and s.key not in self.slots_ \
+                    and any(o.name == s.name for o in self.slots_.values()):
+                self.slots_[s.key] = s
+
+    def _cell_name(self, values: Counter) -> str:
+        """A layout cell's field: the one the memory states most of its values for elsewhere
+        ("Category: Fuel" names the cell that holds "fuel" and "groceries"), else ``kind``."""
+        votes: Counter = Counter()
+        for value, n in values.items():
+            for attribute in self.owners_.get(_norm(value), ()):
+                votes[attribute] += n
+        if votes:
+            attribute, n = sorted(votes.items(), key=lambda av: (-av[1], av[0]))[0]
+            if n * 2 >= sum(votes.values()):
+                return attribute
+        return CELL_NAME
 
     def _head_slots(self, seen: dict[str, Counter], records: Counter) -> dict[str, Slot]:
         """Slots the labelled values teach: when a field's stated values are two-word phrases
@@ -289,6 +311,10 @@ class SlotModel:
                 continue
             out[key] = Slot(attribute, key, modifiers + seen.get(key, Counter()), records.get(key, 0) + sum(modifiers.values()), head)
         return out
+
+    def _label_cell(self, c: Candidate) -> bool:
+        """Is a layout cell a field's label ("BERESH" of "BERESH: Slelmyl")?"""
+        return "_".join(_norm(w) for w in c.value.split()) in self.labels_
 
     def _stated_cell(self, c: Candidate) -> bool:
         """Does a layout cell hold a value the memory states for a field of its own ("· Right
