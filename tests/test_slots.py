@@ -251,14 +251,14 @@ def test_a_value_drops_its_fields_own_noun() -> None:
 
 
 def test_a_cell_of_a_layout_is_the_field_whose_values_it_holds() -> None:
-    """A terse note "Grop: 9 qz, plimm, vell." has no labels, but its second cell holds the
+    """A terse note "Grop · 9 qz · plimm · vell" has no labels, but its third cell holds the
     values another layout states as ``brosk`` ("Brosk: Ashvel"): the cell is ``brosk``, so
-    "plimm", never labelled, is a brosk too. Commas separate the cells of such a note."""
-    texts = ["Card: Grop · 12 qz · Brosk: Ashvel", "Card: Grop · 8 qz · Brosk: Tirn", "Grop: 9 qz, ashvel, vell.",
-             "Grop: 11 qz, plimm, dorr.", "Grop: 7 qz, tirn, vell.", "Grop: 10 qz, plimm, vell.", "Grop: 6 qz, ashvel, dorr."]
+    "plimm", never labelled, is a brosk too."""
+    texts = ["Card: Grop, 12 qz, Brosk: Ashvel", "Card: Grop, 8 qz, Brosk: Tirn", "Grop · 9 qz · ashvel · vell",
+             "Grop · 11 qz · plimm · dorr", "Grop · 7 qz · tirn · vell", "Grop · 10 qz · plimm · vell", "Grop · 6 qz · ashvel · dorr"]
     labelled = [("brosk", "Ashvel"), ("brosk", "Tirn")]
     model = SlotModel().fit(texts, labelled=labelled, exclude={"qz"})
-    assert ("brosk", "plimm") in [(a, v) for a, v, _s, _e in model.transform("Grop: 10 qz, plimm, vell.")]
-    # nothing states the third cell's values: a field of the layout, not brosk
-    third = [(a, v) for a, v, _s, _e in model.transform("Grop: 10 qz, plimm, dorr.") if v == "dorr"]
-    assert third and third[0][0] != "brosk"
+    assert ("brosk", "plimm") in [(a, v) for a, v, _s, _e in model.transform("Grop · 10 qz · plimm · vell")]
+    # nothing states the fourth cell's values: a field of the layout, not brosk
+    fourth = [(a, v) for a, v, _s, _e in model.transform("Grop · 10 qz · plimm · dorr") if v == "dorr"]
+    assert fourth and fourth[0][0] != "brosk"

@@ -59,7 +59,7 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z0-9'’\-]*[A-Za-z0-9]|[A-Za-z]")
 #: word or a name fills the slot of its place in the layout ("Trek card · Zelk · 8 km", "Zelk — 8
 #: km"); the text names no field for it, so it is called ``kind``, like a tag. A heading colon
 #: ("Zelk: 8 km") is no separator: "Expense: $15.75 ...", "Payment: ..." are layouts' own titles.
-_CELL_SEP = re.compile(r"\s[—–-]\s|\s?[·•|;]\s?|,\s")
+_CELL_SEP = re.compile(r"\s[—–-]\s|\s?[·•|;]\s?")
 CELL_PREFIX = "cell:"
 CELL_NAME = "kind"
 #: Between two words of one phrase: spaces only, or a label's colon ("brosk: Ashvel").
