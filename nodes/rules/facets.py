@@ -167,7 +167,7 @@ def _trim_title(text: str, start: int, end: int) -> tuple[int, int]:
     return start + words[0].start(), start + words[-1].end()
 
 
-def _names(text: str, masked: list[tuple[int, int]]) -> list[tuple[int, int, int]]:
+def _names(text: str) -> list[tuple[int, int, int]]:
     """(start, end, rank) of the names in a text, surest first by rank (0 quoted, 1 in
     parentheses or cells, 2 after a naming word, 3 a colon's tail, 4 a sentence's subject)."""
     out: list[tuple[int, int, int]] = []
@@ -178,7 +178,7 @@ def _names(text: str, masked: list[tuple[int, int]]) -> list[tuple[int, int, int
             b = a + m.start()  # "PetroLux on Tuesday": the name ends before the day
         b = a + len(text[a:b].rstrip(" .,:;'’\"”"))
         value = text[a:b]
-        if len(value) < 2 or not _is_name(value.split()) or any(s < b and a < e for s, e in masked):
+        if len(value) < 2 or not _is_name(value.split()):
             return
         if value.isupper() and re.match(r"\s*(?::|[$€£]?\d)", text[b:]):
             return  # "GLEVSU SCORE 359 brox": an app's upper-case label in front of its value, no name
@@ -281,7 +281,7 @@ def names_something(text: str) -> bool:
     """Does the text name a thing for sure - a quoted name, one in parentheses or a layout's
     cell, or one after a naming word ("of", "to", "at")? What a record is about ("Reading app
     card: 'Harbour Lights'"), whatever field the memory later finds for it."""
-    return any(rank <= 2 for _a, _b, rank in _names(text, []))
+    return any(rank <= 2 for _a, _b, rank in _names(text))
 
 
 def find_facets(text: str) -> list[Facet]:
@@ -293,28 +293,22 @@ def find_facets(text: str) -> list[Facet]:
 def _facets(text: str) -> tuple[Facet, ...]:
     """:func:`find_facets`, cached: a round's units are read again for each of its records."""
     out: list[Facet] = []
-    names = [(a, b, r) for a, b, r in _names(text, []) if not _is_vocabulary_word(text[a:b])]
+    names = [(a, b, r) for a, b, r in _names(text) if not _is_vocabulary_word(text[a:b])]
     name_spans = [(a, b) for a, b, _ in names]
-    pattern, table = _PART_OF_DAY
-    for m in pattern.finditer(text):
-        if any(s <= m.start() and m.end() <= e for s, e in name_spans) and not _whole_cell(text, m.start(), m.end()):
-            continue
-        if m.group()[0].isupper() and not _whole_cell(text, m.start(), m.end()) and not _sentence_start(text, m.start()):
-            continue  # "Morning Glory": part of a name
-        value = _lookup(table, m.group())
-        if value:
-            out.append(Facet("time_of_day", value, m.start(), m.end(), rank=5))
+    for attribute, (pattern, table) in zip(_VOCABULARY_NAMES, _VOCABULARIES):
+        for m in pattern.finditer(text):
+            cell = _whole_cell(text, m.start(), m.end())
+            if not cell and any(s <= m.start() and m.end() <= e for s, e in name_spans):
+                continue
+            if attribute == "time_of_day" and m.group()[0].isupper() and not cell and not _sentence_start(text, m.start()):
+                continue  # "Morning Glory": part of a name
+            value = _lookup(table, m.group())
+            if value:
+                out.append(Facet(attribute, value, m.start(), m.end(), rank=5))
     for m in _CLOCK.finditer(text):
         hour = _clock_hour(m)
         if hour is not None:
             out.append(Facet("time_of_day", clock_part_of_day(hour), m.start(), m.end(), rank=8))
-    pattern, table = _KIND
-    for m in pattern.finditer(text):
-        if any(s <= m.start() and m.end() <= e for s, e in name_spans) and not _whole_cell(text, m.start(), m.end()):
-            continue
-        value = _lookup(table, m.group())
-        if value:
-            out.append(Facet("kind", value, m.start(), m.end(), rank=5))
     money = _MONEY.search(text) is not None
     for a, b, rank in names:
         got = _name_field(text, a, b, money)

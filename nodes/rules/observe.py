@@ -395,10 +395,6 @@ _STARTED = re.compile(r"\b(?:started|starting|began|begun)\b", re.I)
 IDENTITY_FACETS = ("merchant",)
 
 
-def _names_something(unit: _Unit) -> bool:
-    return names_something(unit.text)
-
-
 def _fields(unit: _Unit) -> list[_Field]:
     out: list[_Field] = []
     names: dict[str, int] = {}
@@ -947,7 +943,7 @@ def _records(units: list[_Unit]) -> tuple[list[_Record], list[_Unit]]:
         pending_event = False
         conflict = current is None or unit.entry or any(f.name in current.fields for f in fields) or (
             unit.days and current.days and unit.days[0] != current.days[0]) or event or (
-            current.event and _names_something(unit))
+            current.event and names_something(unit.text))
         if conflict:
             current = _Record(event=event)
             records.append(current)

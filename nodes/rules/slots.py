@@ -207,7 +207,6 @@ class SlotModel:
         self.stops_: frozenset[str] = frozenset()
         self.labels_: frozenset[str] = frozenset()  #: the memory's field names: a cell holding one is a label
         self._labelled: list[tuple[str, str]] = []
-        self._labelled_now: list[tuple[str, str]] = []
 
     def fit(self, texts: Iterable[str], labelled: Iterable[tuple[str, str]] = (), exclude: Iterable[str] = ()) -> SlotModel:
         """Learn slots from record texts (one text per record) and the labelled categorical
@@ -223,14 +222,13 @@ class SlotModel:
         phrases = sorted({v.strip().lower() for _, v in labelled if " " in v.strip()}, key=lambda v: (-len(v), v))
         self._phrases = re.compile(r"(?<![\w'’-])(?:" + "|".join(re.escape(v) for v in phrases) + r")(?![\w'’-])", re.I) if phrases else None
         texts = list(texts)
-        self._labelled_now = labelled
+        self._labelled = labelled
         self.stops_ = frozenset()
         self._fit(texts)
         # a second pass, with names that run on into the next field's label cut there ("Vroule koum")
         self.stops_ = frozenset(s.name for s in self.slots_.values())
         if self.stops_:
             self._fit(texts)
-        self._labelled = labelled
         self._values(labelled)
         return self
 
@@ -300,7 +298,7 @@ class SlotModel:
         ending in one noun ("Activity: Recovery run", "Activity: Long run"), the noun's slot is
         that field's - so "logged a tempo run" holds its "tempo run" though no label says so."""
         heads: dict[tuple[str, str], Counter] = defaultdict(Counter)
-        for attribute, value in self._labelled_now:
+        for attribute, value in self._labelled:
             words = value.split()
             if len(words) == 2 and all(_usable(w) and _norm(w) not in self.exclude_ for w in words):
                 heads[(attribute, _norm(words[1]))][words[0].lower()] += 1
@@ -323,7 +321,7 @@ class SlotModel:
             return False
         if any(_norm(w) in self.filled_ or _norm(w) in self.owners_ for w in c.value.split()):
             return True
-        if "_".join(_norm(w) for w in c.value.split()) in self.labels_:
+        if self._label_cell(c):
             return True  # "BERESH: Slelmyl": the cell is a field's label
         return self._phrases is not None and self._phrases.search(c.value) is not None
 
