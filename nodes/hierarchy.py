@@ -561,7 +561,7 @@ def event_parts(rnd: Round) -> list[tuple[str, str]]:
     part instead of the whole round's blend."""
     parts: list[tuple[str, str]] = []
     if rnd.user_text.strip() and (rnd.assistant_text.strip() or rnd.images):
-        parts.append(("#u", f"User: {rnd.user_text.strip()}"))
+        parts.append(("#u", f"{rnd.user_label}: {rnd.user_text.strip()}"))
     for i, im in enumerate(rnd.images):
         if im.caption and im.caption.strip():
             parts.append((f"#c{i}", im.caption.strip()))

@@ -22,7 +22,7 @@ from adamm.stores.bm25 import tokenize
 from adamm.stores.fusion import late_fusion
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
-_PREFIX = re.compile(r"^(User|Assistant):\s*|^\[image [^\]]*\]\s*")
+_PREFIX = re.compile(r"^(User(?: \([^()\n]{1,60}\))?|Assistant):\s*|^\[image [^\]]*\]\s*")
 
 MAX_SUMMARY_CHARS = 600
 

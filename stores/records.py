@@ -14,6 +14,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import re
 from datetime import date, datetime, timezone
 from typing import Any, Union
 
@@ -21,6 +22,12 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 #: A round longer than this is almost surely a pasted file, not a conversation turn.
 MAX_TEXT_CHARS = 200_000
+#: A speaker's name longer than this, or holding brackets or a colon, is no name to head a turn
+#: with; the turn is then headed "User" as any other.
+MAX_SPEAKER_CHARS = 60
+_NOT_A_SPEAKER = re.compile(r"[()\[\]:]")
+#: The head of a passage's user words: "User:" or "User (Maria):" (``Round.user_label``).
+USER_HEAD = re.compile(r"^User(?: \((?P<speaker>[^()\n]{1,60})\))?:[ \t]*", re.M)
 MAX_IMAGES_PER_ROUND = 32
 MAX_ID_CHARS = 256
 MAX_METADATA_KEYS = 64
@@ -187,11 +194,27 @@ class Round(BaseModel):
     # -- derived views -----------------------------------------------------------------
 
     @property
+    def speaker(self) -> str | None:
+        """Who spoke the user's words, when the source names them (``metadata["speaker"]``: a
+        conversation between named people, where "what did Maria say" is about her turns)."""
+        value = self.metadata.get("speaker")
+        if not isinstance(value, str):
+            return None
+        value = " ".join(value.split())
+        return value if value and len(value) <= MAX_SPEAKER_CHARS and not _NOT_A_SPEAKER.search(value) else None
+
+    @property
+    def user_label(self) -> str:
+        """How the passage opens the user's words: "User", or "User (Maria)" (see ``speaker``)."""
+        return f"User ({self.speaker})" if self.speaker else "User"
+
+    @property
     def text(self) -> str:
-        """The round as one passage: dialogue plus image captions, for embedding and BM25."""
+        """The round as one passage: dialogue plus image captions, for embedding and BM25; the
+        user's words are headed by who spoke them when the round says (``user_label``)."""
         parts = []
         if self.user_text.strip():
-            parts.append(f"User: {self.user_text.strip()}")
+            parts.append(f"{self.user_label}: {self.user_text.strip()}")
         if self.assistant_text.strip():
             parts.append(f"Assistant: {self.assistant_text.strip()}")
         for im in self.images:
