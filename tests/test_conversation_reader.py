@@ -171,3 +171,12 @@ def test_a_speaker_is_answered_with_the_phrase_an_assistant_with_its_sentence() 
     assert read_answer(question, spoken)[0] == "the brellophone"
     explained = [{"unit_id": "E1", "kind": "event", "date": "2023-05-08", "text": "User: I just started learning the brellophone."}]
     assert read_answer(question, explained)[0] == "I just started learning the brellophone."
+
+
+def test_a_count_is_over_the_turns_of_the_speaker_asked_about() -> None:
+    units = [turn("D1:1", "2023-05-08", "Wendl", "We went to the beach with the kids, so much fun."),
+             turn("D1:2", "2023-05-08", "Caldra", "I love the beach too, I went there yesterday."),
+             turn("D2:1", "2023-06-08", "Wendl", "Another beach day today, the kids built a sandcastle."),
+             turn("D3:1", "2023-07-08", "Wendl", "We hiked in the plimmet hills.")]
+    assert read_answer("How many times has Wendl gone to the beach?", units) == ("2", ["D1:1", "D2:1"])
+    assert read_answer("How many times has Caldra gone to the beach?", units) == ("1", ["D1:2"])
