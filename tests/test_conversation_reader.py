@@ -75,7 +75,7 @@ def test_greetings_thanks_and_praise_are_phatic(sentence: str) -> None:
 
 @pytest.mark.parametrize("sentence", ["I went to Spain and England last summer.", "Sure, I went to Spain and England.",
                                       "Yeah, it was my aunt.", "No, it was my aunt.", "Melanie, I adopted a dog.",
-                                      "Yes, I ran a charity race for mental health last Saturday."])
+                                      "Yes, I ran a charity race for mental health last Saturday.", "3", "2025-10-18"])
 def test_a_sentence_that_states_something_is_not_phatic(sentence: str) -> None:
     assert not is_phatic(sentence)
 

@@ -13,7 +13,8 @@ import re
 from typing import Any
 
 from adamm.nodes.questions import NOT_MENTIONED
-from adamm.nodes.rules.reader import read_answer
+from adamm.nodes.rules.best_sentence import is_phatic
+from adamm.nodes.rules.reader import answer_type, read_answer
 from adamm.nodes.rules.plan_instantiate import compare_sides
 from adamm.nodes.rules.plan_intent import WHICH_NOUN, Intent, detect_intent, lists_values
 from adamm.stores.quantities import canonical_unit, convert, dimension_of
@@ -110,8 +111,32 @@ def compose(question: str, periods: list[Period], evidence: list[dict[str, Any]]
     if rows:
         return _rows(intent, rows, calls, question), [u["unit_id"] for u in rows]
     if retrieved:
-        return read_answer(question, retrieved, known=known)
+        answer, cited = read_answer(question, retrieved, known=known)
+        if intent.kind in COMPUTED and intent.operator in AGGREGATES and answer != NOT_MENTIONED \
+                and answer_type(question) in ("span", "yesno", "quantity") \
+                and not _answers_a_computation(answer):
+            # no table answered a question that asks for a computation: the rounds' best
+            # sentence is no total nor average ("Got it, invoice noted."), so say what was read
+            # (a date, count or name the reader found itself is its own answer, left as it is)
+            return f"{NOT_COMPUTED} The nearest round says: \u201c{answer}\u201d", cited
+        return answer, cited
     return NOT_MENTIONED, []
+
+
+#: Intents and operators whose answer is an aggregate over records: an average, a total, a
+#: count, a share. "The first / the latest / the longest" is no aggregate: a round can tell it
+#: ("the first documentary he mentioned"); nor "which X is more ...", which the rules read as
+#: a group whose operator they guess (on Mem-Gallery: "which dessert is more suitable").
+COMPUTED = frozenset({"compute", "share"})
+AGGREGATES = frozenset({"avg", "median", "sum", "count", "share", "delta"})
+#: What the answerer says when a computation found no records to run on (the tables hold none).
+NOT_COMPUTED = "Not computed: no table holds the records this asks about."
+
+
+def _answers_a_computation(sentence: str) -> bool:
+    """Could a sentence answer a computed question by itself - does it state a number, and
+    is it more than a social remark ("Thanks!", "Got it, noted.")?"""
+    return bool(re.search(r"\d", sentence)) and not is_phatic(sentence)
 
 
 def _period_note(periods: list[Period]) -> str:

@@ -55,7 +55,7 @@ def is_phatic(sentence: str) -> bool:
         rest = ("hey " if before.group("hey") else "") + rest[before.end():]
     words = _WORDS.findall(rest)
     if not words:
-        return True  # "Maria!"
+        return bool(_WORDS.search(sentence))  # "Maria!"; a number alone ("3") states a value
     opener = words[0].lower()
     if opener not in _PHATIC_OPENERS and not (exclaimed and opener in ("that's", "that’s", "so", "how", "what")):
         return False
