@@ -103,6 +103,9 @@ def test_a_question_names_one_speaker_by_name_or_shortened() -> None:
     assert asked_speaker("What did Wen and her kids make?", CONVERSATION) == "Wendl"
     assert asked_speaker("What did Caldra tell Wendl?", CONVERSATION) is None
     assert asked_speaker("What did Orla buy?", CONVERSATION) is None
+    theo = [turn("T1", "2023-05-08", "Theo", "I baked a plimmet cake."), *CONVERSATION]
+    assert asked_speaker("The plimmet cake, who baked it?", theo) is None  # "The" opens the question, it names nobody
+    assert asked_speaker("What did Theo bake?", theo) == "Theo"
 
 
 def test_a_question_about_one_speaker_is_read_from_her_own_turns() -> None:

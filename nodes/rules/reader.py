@@ -39,7 +39,7 @@ from adamm.nodes.rules.best_sentence import informative, rules_answer
 from adamm.nodes.rules.dates import find_dates
 from adamm.nodes.rules.plan_words import ASKS_NAME
 from adamm.nodes.rules.when import say_day, when_said
-from adamm.stores.bm25 import tokenize
+from adamm.stores.bm25 import STOPWORDS, tokenize
 from adamm.stores.quantities import find_quantities
 from adamm.stores.records import USER_HEAD
 
@@ -303,7 +303,8 @@ def asked_speaker(question: str, units: Sequence[dict[str, Any]]) -> str | None:
     """The one speaker of the evidence a question is about ("What did Maria buy?", "Maria's
     dog"); None when it names none of them or both ("What did Maria tell John?")."""
     speakers = {s for u in units if (s := speaker_of(u))}
-    said = {w for w in re.findall(r"\b[A-Z][a-z]{2,}\b", question)}
+    # capitalised words that are no function word ("The", "What" open questions, not names)
+    said = {w for w in re.findall(r"\b[A-Z][a-z]{2,}\b", question) if w.lower() not in STOPWORDS | _ASKING_WORDS}
     # "Mel and her kids": a name the question shortens is still that speaker's
     named = [s for s in sorted(speakers) if any(s == w or s.startswith(w) or s.split()[0] == w for w in said)]
     return named[0] if len(named) == 1 else None
