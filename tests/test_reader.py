@@ -249,3 +249,18 @@ def test_a_short_time_in_a_column_kept_in_weeks_is_said_in_a_unit_it_is_one_of()
     assert in_asked_unit(3.0, "wk", "How long was the trip?") == (3.0, "wk")
     value, unit = in_asked_unit(0.007, "wk", "How long were his naps, in minutes?")
     assert unit == "min" and round(value) == 71  # the unit asked for wins
+
+
+def test_a_short_claim_is_yes_only_when_a_round_says_all_of_it() -> None:
+    """"An insulated steel bottle" of a round about a plain steel one, while another round says
+    "insulated" of a lunch bag: three of the four words are no yes. A long claim is paraphrased,
+    most of its words are enough."""
+    rounds = [unit("B1", "2024-05-02", 1, "I finally bought a steel water bottle for my rides."),
+              unit("B2", "2024-05-03", 2, "My insulated lunch bag is falling apart."),
+              unit("B3", "2024-05-04", 3, "The closet smells musty, so I will put bamboo charcoal bags and a few drops of "
+                                          "essential oils in there to deal with the odor.")]
+    known = frozenset(w for u in rounds for w in tokenize(u["text"]))
+    assert read_answer("Did Liam buy an insulated steel water bottle?", rounds, known=known) == (NOT_MENTIONED, [])
+    assert read_answer("Did Liam buy a steel water bottle?", rounds, known=known) == ("Yes.", ["B1"])
+    question = "Has the user decided to use bamboo charcoal bags and essential oils to remove the odor from the closet?"
+    assert read_answer(question, rounds, known=known) == ("Yes.", ["B3"])

@@ -48,6 +48,11 @@ MIN_SUPPORT = 0.34
 #: The same for a free-text answer (a sentence of the best round): a near miss still carries
 #: most of a long answer's words, so only a round that shares almost nothing is declined.
 MIN_SPAN_SUPPORT = 0.2
+#: "Did she buy X?" is yes when one round holds this share of X's words, or all of them when X
+#: has at most ``SHORT_CLAIM`` words.
+YES_SUPPORT = 0.75
+YES_SUPPORT_SHORT = 1.0
+SHORT_CLAIM = 5
 #: A question about one speaker is declined when the other speaker's best turn holds at least
 #: this share more of its words than that speaker's own best turn (statements only: questions
 #: and phatic sentences say nothing about the asker). On locomo_dev 0.01 and 0.1 decline the
@@ -500,7 +505,10 @@ def _yes_no(asked: str, units: list[dict[str, Any]]) -> tuple[str, list[str]]:
     head = {h.lower() for h in _SPECIFIC.findall(asked)}
     named = [u for u in units if _names_all(head, _own_text(u))]
     s, u = by_support(words, named)[0] if named else (0.0, None)
-    return ("Yes.", [u["unit_id"]]) if u is not None and s >= 0.75 else (NOT_MENTIONED, [])
+    # a short claim is said whole or not at all ("a glass water bottle" of a round about a
+    # steel one); a long one is paraphrased, most of its words are enough
+    need = YES_SUPPORT_SHORT if len(words) <= SHORT_CLAIM else YES_SUPPORT
+    return ("Yes.", [u["unit_id"]]) if u is not None and s >= need else (NOT_MENTIONED, [])
 
 
 #: "Did Maya photograph any roses", "Has Lin bought a jacket": what the person did it to.
