@@ -20,9 +20,10 @@ import numpy as np
 
 from adamm.stores.bm25 import tokenize
 from adamm.stores.fusion import late_fusion
+from adamm.stores.records import USER_LABEL
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
-_PREFIX = re.compile(r"^(User(?: \([^()\n]{1,60}\))?|Assistant):\s*|^\[image [^\]]*\]\s*")
+_PREFIX = re.compile(rf"^({USER_LABEL}|Assistant):\s*|^\[image [^\]]*\]\s*")
 
 MAX_SUMMARY_CHARS = 600
 

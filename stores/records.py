@@ -26,8 +26,11 @@ MAX_TEXT_CHARS = 200_000
 #: with; the turn is then headed "User" as any other.
 MAX_SPEAKER_CHARS = 60
 _NOT_A_SPEAKER = re.compile(r"[()\[\]:]")
-#: The head of a passage's user words: "User:" or "User (Maria):" (``Round.user_label``).
-USER_HEAD = re.compile(r"^User(?: \((?P<speaker>[^()\n]{1,60})\))?:[ \t]*", re.M)
+#: How a passage names the user's part: "User" or "User (Maria)" (``Round.user_label``), as a
+#: pattern other passage readers build on.
+USER_LABEL = rf"User(?: \([^()\n]{{1,{MAX_SPEAKER_CHARS}}}\))?"
+#: The head of a passage's user words, the speaker captured.
+USER_HEAD = re.compile(rf"^User(?: \((?P<speaker>[^()\n]{{1,{MAX_SPEAKER_CHARS}}})\))?:[ \t]*", re.M)
 MAX_IMAGES_PER_ROUND = 32
 MAX_ID_CHARS = 256
 MAX_METADATA_KEYS = 64
@@ -206,7 +209,8 @@ class Round(BaseModel):
     @property
     def user_label(self) -> str:
         """How the passage opens the user's words: "User", or "User (Maria)" (see ``speaker``)."""
-        return f"User ({self.speaker})" if self.speaker else "User"
+        speaker = self.speaker
+        return f"User ({speaker})" if speaker else "User"
 
     @property
     def text(self) -> str:

@@ -11,7 +11,7 @@ from typing import Any
 
 from adamm.nodes.questions import NOT_MENTIONED
 from adamm.stores.bm25 import tokenize
-from adamm.stores.records import USER_HEAD
+from adamm.stores.records import USER_HEAD, USER_LABEL
 
 __all__ = ["MIN_COVERAGE", "informative", "is_phatic", "rules_answer"]
 
@@ -21,7 +21,7 @@ MIN_COVERAGE = 0.34
 _ADVICE = re.compile(r"\b(?:you\s+(?:suggest|recommend|advise|say|tell|propose)\w*|how\s+(?:can|could|should|do)\s+i|"
                      r"what\s+(?:should|can|could)\s+i|what\s+helps|any\s+tips|what\s+(?:do|did)\s+you|why)\b", re.I)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
-_PREFIX = re.compile(r"^(User(?: \([^()\n]{1,60}\))?|Assistant):\s*|^\[image [^\]]*\]\s*")
+_PREFIX = re.compile(rf"^({USER_LABEL}|Assistant):\s*|^\[image [^\]]*\]\s*")
 #: Which part of a round a sentence came from; on a tie the answerer prefers statements of fact
 #: (the assistant's reply, an image caption) over the user's own words.
 _ORIGIN_PREFERENCE = {"Assistant": 2, "[image": 1, "User": 0}

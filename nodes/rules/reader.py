@@ -41,7 +41,7 @@ from adamm.nodes.rules.plan_words import ASKS_NAME
 from adamm.nodes.rules.when import say_day, when_said
 from adamm.stores.bm25 import STOPWORDS, tokenize
 from adamm.stores.quantities import find_quantities
-from adamm.stores.records import USER_HEAD
+from adamm.stores.records import USER_HEAD, USER_LABEL
 
 #: Share of the question's weighted content words the best unit must hold to be an answer.
 MIN_SUPPORT = 0.34
@@ -699,7 +699,7 @@ def _label(units: list[dict[str, Any]]) -> tuple[str, list[str]] | None:
     for rank, u in enumerate(units[:3]):
         text = _own_text(u)
         found = [(m.group("n").strip(), 3.0) for m in _BOLD.finditer(text)]
-        for sentence in _sentences_of(re.sub(r"^(?:User(?: \([^()\n]{1,60}\))?|Assistant):\s*", "", text, flags=re.M)):
+        for sentence in _sentences_of(re.sub(rf"^(?:{USER_LABEL}|Assistant):\s*", "", text, flags=re.M)):
             for m in _TITLED.finditer(sentence):
                 name = m.group().strip()
                 words = name.split()
