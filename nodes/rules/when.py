@@ -42,6 +42,14 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [(kind, re.compile(p, re.I)) for 
 )]
 
 
+#: How each kind of expression is said: days back from the day it was said, a span around that
+#: day, months or years on from it.
+_DAYS_BACK = {"day_before_yesterday": 2, "yesterday": 1, "today": 0}
+_AROUND = {"last_weekend": "The weekend before", "last_week": "The week before", "next_week": "The week after"}
+_MONTHS_ON = {"last_month": -1, "this_month": 0, "next_month": 1}
+_YEARS_ON = {"last_year": -1, "this_year": 0}
+
+
 def say_day(day: date) -> str:
     """A day as people write it: "7 May 2023". Pure."""
     return f"{day.day} {_MONTH_NAMES[day.month - 1]} {day.year}"
@@ -63,12 +71,14 @@ def when_said(sentence: str, said_on: date) -> str | None:
         if m is None:
             continue
         said = say_day(said_on)
-        if kind == "day_before_yesterday":
-            return say_day(said_on - timedelta(days=2))
-        if kind == "yesterday":
-            return say_day(said_on - timedelta(days=1))
-        if kind == "today":
-            return said
+        if kind in _DAYS_BACK:
+            return say_day(said_on - timedelta(days=_DAYS_BACK[kind]))
+        if kind in _AROUND:
+            return f"{_AROUND[kind]} {said}"
+        if kind in _MONTHS_ON:
+            return _month(said_on.year, said_on.month + _MONTHS_ON[kind])
+        if kind in _YEARS_ON:
+            return str(said_on.year + _YEARS_ON[kind])
         if kind == "units_ago":
             raw = re.sub(r"\s+", " ", m.group("n").lower())
             n = int(raw) if raw.isdigit() else _COUNTS.get(raw, 1)
@@ -81,22 +91,6 @@ def when_said(sentence: str, said_on: date) -> str | None:
         if kind == "last_weekday":
             wd = WEEKDAYS[m.group("wd").lower().rstrip(".")]
             return f"The {_WEEKDAY_NAMES[wd]} before {said}"
-        if kind == "last_weekend":
-            return f"The weekend before {said}"
-        if kind == "last_week":
-            return f"The week before {said}"
-        if kind == "next_week":
-            return f"The week after {said}"
-        if kind == "last_month":
-            return _month(said_on.year, said_on.month - 1)
-        if kind == "this_month":
-            return _month(said_on.year, said_on.month)
-        if kind == "next_month":
-            return _month(said_on.year, said_on.month + 1)
-        if kind == "last_year":
-            return str(said_on.year - 1)
-        if kind == "this_year":
-            return str(said_on.year)
         if kind == "year" and int(m.group("y")) <= said_on.year:
             return f"Since {m.group('y')}" if (m.group("since") or "").lower().startswith("since") else m.group("y")
     return None
