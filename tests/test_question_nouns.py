@@ -37,7 +37,7 @@ def _rounds() -> list[dict[str, Any]]:
     for i, (day, vorlet, mood, drask, minutes) in enumerate(RECORDS):
         text = [f"{vorlet} today: drask {drask} pelts, {mood}, {minutes} min.",
                 f"Tended {vorlet} - {mood} - drask {drask} pelts - {minutes} minutes",
-                f"{vorlet}: {drask} pelts drask · {mood} · {minutes} min"][i % 3]
+                f"{vorlet}: {drask} pelts drask · {mood} · {minutes} min"][(i + i // 3) % 3]  # every vorlet in every layout
         out.append({"round_id": f"r{i}", "session_id": f"s{day}", "timestamp": f"2026-03-{day:02d}T20:00:00",
                     "user_text": text, "assistant_text": "Logged."})
     return out

@@ -19,7 +19,7 @@ import pytest
 from adamm.graphs.query import graph as query
 from adamm.nodes.backends import backends
 from adamm.nodes.context import Context
-from adamm.nodes.rules.terms import TermFields, _cluster, _context, labels_as_values, terms_of, value_spread
+from adamm.nodes.rules.terms import TermFields, _cluster, _context, is_title, labels_as_values, terms_of, value_spread
 from adamm.stores.encoders import TextEncoder
 from adamm.tests.memories import ingested
 
@@ -57,6 +57,39 @@ def test_terms_are_runs_of_content_words() -> None:
     assert not any(k in keys for k in ("the", "from", "3", "887g"))
     assert "watering" not in {t.key for t in terms_of("then watering again")}  # a verb alone is no category
     assert "raised bed" in {t.key for t in terms_of("the raised bed")}  # ... but part of one may be
+
+
+def test_a_name_of_several_capitalised_words_is_one_term() -> None:
+    def names(text: str) -> dict[str, str]:
+        return {t.key: t.surface for t in terms_of(text) if is_title(t.surface)}
+
+    # joined by "of" / "the", opened by an article the key leaves out, letters of any script
+    assert names("Listened to A Brief History of Quells for 44 min")["brief history of quell"] == "A Brief History of Quells"
+    assert "zarnow café run" in names("Sat 12 Apr — Group ride — Zarnow Café Run — 76.4 km")
+    assert names("Read 40 pages of The Ostler's Vrask.") == {"ostler vrask": "The Ostler's Vrask"}
+    # a calendar-looking word inside a name is still the name's ("Mars" is no "Mar")
+    assert "orchard of mar" in names("Started Orchards of Mars by Tev Oramsky, 302 pages.")
+    # a sentence's opening verb is not, and "and" joins two names, not one
+    assert "started orchard of mar" not in names("Started Orchards of Mars by Tev Oramsky.")
+    assert set(names("we billed Halvane Dental and Blorrin Logistics today")) == {"halvane dental", "blorrin logistic"}
+    assert not is_title("Group ride") and is_title("Quarry Lane Track") and not is_title("Kestrel")
+
+
+ROUTES = ["Ashvel Quarry Track", "Brinmoor Café Run", "Heathfall Forest Loop", "Lighthouse Out-and-Back", "Vorrow Ridge Round"]
+KINDS = ["Training", "Group ride", "Commute"]
+
+
+def test_rare_names_written_as_names_are_one_field(encoder: TextEncoder) -> None:
+    # five routes, each in four of 30 records: chance alone would seldom put two of them in one
+    # record, so their taking turns says little - their form (names) says they are one field,
+    # and it claims ``name`` before a wider field of words capitalised only where a cell opens
+    texts = [f"{KINDS[i % 3]} — {ROUTES[i % 5] if i % 6 != 5 else 'no route'} — {20 + i}.4 km — {i % 3 + 1} h {10 + i} min"
+             for i in range(30)]
+    model = TermFields().fit(texts, encoder.encode, exclude=["km", "h", "min"])
+    fields = {f.name: set(f.values.values()) for f in model.fields_}
+    assert fields.get("name") == set(ROUTES), fields
+    got = dict((a, v) for a, v, _, _ in model.transform("Commute — Vorrow Ridge Round — 31.2 km — 1 h 18 min"))
+    assert got.get("name") == "Vorrow Ridge Round"
 
 
 def test_context_is_the_neighbouring_tokens() -> None:

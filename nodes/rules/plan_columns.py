@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from adamm.nodes.rules.plan_words import word_stem
+from adamm.nodes.rules.terms import is_title
+from adamm.stores.bm25 import STOPWORDS
 from adamm.stores.quantities import dimension_of, find_quantities
 
 #: Below this match score a column is not trusted to be what the question is about.
@@ -74,6 +76,29 @@ def names_measured_column(table: dict[str, Any], noun: str) -> bool:
                for c in table["columns"] if c["type"] in ("int", "float"))
 
 
+#: Nouns that ask for a category, not for a thing by its name ("which kind of ride").
+KIND_NOUNS = frozenset({"kind", "type", "sort", "category", "variety", "style", "class"})
+#: A column of names: at least this share of its values written as names (:func:`is_title`).
+NAMES_SHARE = 0.6
+
+
+def names_column(table: dict[str, Any], noun: str) -> str | None:
+    """The one text column whose values are names written as names ("Ashby Café Run", "The
+    Sunken Throne of Veyra"), for "which <noun>" when no column is called so: a route, a book, a
+    client is asked for by its name, whatever the memory calls the thing. None for a noun that
+    asks for a category ("which kind"), names a measured column, or is a function word ("what
+    was ...")."""
+    low = noun.lower()
+    if not low or low in KIND_NOUNS or low in STOPWORDS or names_measured_column(table, noun):
+        return None
+    found = []
+    for c in table["columns"]:
+        values = {str(v).strip() for v in c.get("values") or c.get("samples") or [] if str(v).strip()}
+        if c["type"] == "text" and len(values) >= 2 and sum(is_title(v) for v in values) >= NAMES_SHARE * len(values):
+            found.append(c["name"])
+    return found[0] if len(found) == 1 else None
+
+
 def called_text_column(table: dict[str, Any], noun: str) -> str | None:
     """The text column the noun names (:func:`named_text_column`), else the one whose values
     the memory calls so (:func:`said_text_column`)."""
@@ -81,11 +106,12 @@ def called_text_column(table: dict[str, Any], noun: str) -> str | None:
 
 
 def text_column(table: dict[str, Any], noun: str) -> str | None:
-    """The text column a noun names (:func:`named_text_column`), else the one whose values the
-    memory says that noun with most (``said_with``: "my glimmets: Vashti, Oremko ..."), else
-    the text column holding the most values."""
+    """The text column a noun names (:func:`named_text_column`), else the one column of names
+    (:func:`names_column`), else the one whose values the memory says that noun with most
+    (``said_with``: "my glimmets: Vashti, Oremko ..."), else the text column holding the most
+    values."""
     texts = [c for c in table["columns"] if c["type"] == "text"]
-    called = called_text_column(table, noun)
+    called = named_text_column(table, noun) or names_column(table, noun) or said_text_column(table, noun)
     if called:
         return called
     filled = [c for c in texts if c.get("values") or c.get("samples")]

@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from adamm.nodes.rules.facets import vocabulary_values
-from adamm.nodes.rules.plan_columns import (MIN_COLUMN_SCORE, Target, called_text_column, column_by_unit, named_text_column, said_text_column,
+from adamm.nodes.rules.plan_columns import (MIN_COLUMN_SCORE, Target, called_text_column, column_by_unit, named_text_column, names_column, said_text_column,
                                              speed_expression, text_column)
 from adamm.nodes.rules.plan_events import AROUND, FACT_REF, event_bound, fact_conditions, stated_fact
 from adamm.nodes.rules.plan_filters import (condition_filters, link_column, mention_filters, names_the_records, period_filters, subset_filters,
@@ -140,6 +140,7 @@ def instantiate(step: int, tool: str, question: str, periods: list[Period], inte
     which = WHICH_NOUN.search(mask(question, [p.span for p in periods]))
     if intent.operator in ("last", "first") and which and not intent.asks_day:
         named = [(t, c) for t in tables for c in [named_text_column(t, which.group("noun"))] if c] or [
+            (t, c) for t in tables for c in [names_column(t, which.group("noun"))] if c] or [
             (t, c) for t in tables for c in [said_text_column(t, which.group("noun"))] if c]  # "which glimmet": what the memory calls them
         if named:  # "which team did we play last": the opponent of the latest row
             target = Target(named[0][0]["name"], named[0][1], None, 1.0, named[0][0]["columns"])
@@ -264,12 +265,12 @@ def _instantiate_values(question: str, periods: list[Period], tables: list[dict[
     """"Which routes did I ride in June?": the column's distinct values in scope, as groups
     counted (every group is listed), from the table the question's words fit best."""
     noun = lists_values(question, periods) or ""
-    holders = [t for t in tables if called_text_column(t, noun)]
+    holders = [t for t in tables if called_text_column(t, noun)] or [t for t in tables if names_column(t, noun)]
     if not holders:
         return None
     target = choose_table(encoder, question, periods, holders)
     table = next((t for t in holders if target and t["name"] == target.table), holders[0])
-    group = called_text_column(table, noun)
+    group = called_text_column(table, noun) or names_column(table, noun)
     filters = period_filters(periods) + [f for f in subset_filters(question, periods, table, group) if f.get("column") != group]
     if re.search(r"\d", question):  # "which glimmets have ever had a threnn above 17 qelts"
         numeric = choose_target(encoder, question, periods, [table])

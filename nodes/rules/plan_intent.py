@@ -32,7 +32,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from adamm.nodes.rules.plan_columns import called_text_column, named_text_column, names_measured_column
+from adamm.nodes.rules.plan_columns import called_text_column, named_text_column, names_column, names_measured_column
 from adamm.nodes.rules.plan_events import event_bound, stated_fact
 from adamm.nodes.rules.plan_filters import value_filters
 from adamm.nodes.rules.plan_words import (
@@ -108,7 +108,7 @@ def detect_intent(question: str, periods: list[Period], tables: list[dict[str, A
     if _SHARE.search(text) and (SHARE_SPLIT.search(text) or re.search(r"\bwin\s+rate\b", text, re.I)):
         return Intent("share", "share")  # "what share of my rides were commutes", not "what % was in range"
     listed = lists_values(question, periods)
-    if listed and any(called_text_column(t, listed) for t in tables or []):
+    if listed and any(called_text_column(t, listed) or names_column(t, listed) for t in tables or []):
         return Intent("values", "count")  # "which routes did I ride that week": the distinct values
     two_sides = " or " in f" {text.lower()} " and (
         len([p for p in periods if p.start or p.end]) >= 2 or _COMPARE.search(text) or re.search(r"\b\w{3,}er\b", text))
@@ -166,7 +166,7 @@ def detect_intent(question: str, periods: list[Period], tables: list[dict[str, A
     asks_day = bool(_WHICH_DAY.search(text))
     which = WHICH_NOUN.search(text_nc)
     if which and (MAX.search(text_nc) or MIN.search(text_nc)) and not latest and any(
-            named_text_column(t, which.group("noun")) for t in tables or []):
+            named_text_column(t, which.group("noun")) or names_column(t, which.group("noun")) for t in tables or []):
         # "on which route did I ride my slowest average speed": the extreme row, told by its route
         return Intent("rank", "max" if MAX.search(text_nc) else "min")
     if latest:

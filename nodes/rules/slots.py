@@ -52,9 +52,10 @@ image card app view summary here there it's i'm i've that's let's like well so o
 comes come goes go one ones""".split())
 #: A short parenthesized phrase without digits: the slot of a tag ("(paperback)"). The text
 #: names no field for it, so it is called ``tag``.
-_PAREN = re.compile(r"\(([A-Za-z][A-Za-z'’\- ]{1,30})\)")
+_PAREN = re.compile(r"\(((?:[^\W\d_])(?:[^\W\d_]|['’\- ]){1,30})\)")
 PAREN_KEY = "paren:tag"
-_WORD = re.compile(r"[A-Za-z][A-Za-z0-9'’\-]*[A-Za-z0-9]|[A-Za-z]")
+#: A word: letters of any script ("Café", "Zoë"), inner digits, apostrophes and hyphens.
+_WORD = re.compile(r"[^\W\d_](?:[^\W_]|['’\-])*[^\W_]|[^\W\d_]")
 #: A cell of a layout: text between separators (" · ", " | ", " — ", ";"). A cell that is only a
 #: word or a name fills the slot of its place in the layout ("Trek card · Zelk · 8 km", "Zelk — 8
 #: km"); the text names no field for it, so it is called ``kind``, like a tag. A heading colon

@@ -42,7 +42,10 @@ from functools import lru_cache
 
 import numpy as np
 
+from adamm.nodes.rules.dates import MONTHS, WEEKDAYS
 from adamm.nodes.rules.slots import _WORD, content_stem, is_content_word
+from adamm.stores.bm25 import STOPWORDS
+from adamm.stores.quantities import canonical_unit
 
 __all__ = ["TermField", "TermFields", "labels_as_values", "terms_of", "value_spread"]
 
@@ -124,16 +127,87 @@ def terms_of(text: str, exclude: frozenset[str] = frozenset()) -> tuple[Term, ..
         current = [w] if ok else []
     if current:
         runs.append(current)
-    out: list[Term] = []
+    out: list[Term] = list(_titles(text, words, exclude))
+    spans, titled = {(t.start, t.end) for t in out}, {t.key for t in out}
     for run in runs:
         for n in range(1, MAX_WORDS + 1):
             for i in range(len(run) - n + 1):
                 part = run[i:i + n]
                 if n == 1 and _verb_like(part[0].group()):
                     continue
+                if n > 1 and _opening_verb(text, part[0]):
+                    continue  # "Tended Pim": the sentence's verb and a name, no phrase of one field
                 a, b = part[0].start(), part[-1].end()
-                out.append(Term(" ".join(content_stem(w.group()) for w in part), text[a:b], a, b))
+                key = " ".join(content_stem(w.group()) for w in part)
+                if (a, b) in spans or key in titled:
+                    continue  # the name itself, read whole above
+                out.append(Term(key, text[a:b], a, b))
     return tuple(out)
+
+
+#: Lower-case words a name may hold between its capitalised words ("A Brief History of Bells",
+#: "Hugo de Vries"; never "and", which joins two names), and the articles a name may open with,
+#: which its key leaves out.
+_TITLE_JOIN = frozenset({"of", "the", "de", "del", "la", "le", "da", "du", "von", "van"})
+_ARTICLES = frozenset({"the", "a", "an"})
+MAX_TITLE_WORDS = 8
+
+
+def is_title(surface: str) -> bool:
+    """Is a term written as a name: two or more words, every one but the joining words
+    capitalised ("Ashby Café Run", "The Sunken Throne of Veyra"; not "Group ride")? Pure."""
+    words = surface.split()
+    capital = [w for w in words if w.lower() not in _TITLE_JOIN]
+    return len(capital) >= 2 and all(w[:1].isupper() for w in capital)
+
+
+def _opening_verb(text: str, word: re.Match[str]) -> bool:
+    """Is the word a verb ("Started", "Tended") that opens a sentence or a cell?"""
+    return _verb_like(word.group().lower()) and re.search(r"(?:^|[.!?:;·|•—–(\n])\s*$", text[:word.start()]) is not None
+
+
+def _title_word(word: str, inside: bool) -> bool:
+    """Can a capitalised word be part of a name? Its first word is a content word; later ones
+    only need to be no function or calendar word, no unit ("Orchards of Mars", "Night Trains")."""
+    if not inside:
+        return is_content_word(word)
+    low = word.lower().strip("'’-")
+    return low not in STOPWORDS and low not in MONTHS and low not in WEEKDAYS and canonical_unit(word) is None
+
+
+def _titles(text: str, words: list[re.Match[str]], exclude: frozenset[str]) -> Iterable[Term]:
+    """Names of several capitalised words, the joining words between them included - longer
+    than the content-word runs of :func:`terms_of` and crossing "of" / "the". The key leaves
+    out an opening article, so "The Ferryman's Ledger" and "Ferryman's Ledger" are one value."""
+    i = 0
+    while i < len(words):
+        run: list[re.Match[str]] = []
+        j = i
+        while j < len(words) and len(run) < MAX_TITLE_WORDS:
+            w = words[j]
+            if run and re.fullmatch(r"[ \t]+|-", text[run[-1].end():w.start()]) is None:
+                break
+            word = w.group()
+            low = word.lower()
+            if word[:1].isupper() and not any(ch.isdigit() for ch in word) and (
+                    low in _ARTICLES and not run or _title_word(word, bool(run)) and content_stem(word) not in exclude):
+                run.append(w)
+            elif run and low in _TITLE_JOIN and word[:1].islower():
+                run.append(w)
+            else:
+                break
+            j += 1
+        while run and run[-1].group().lower() in _TITLE_JOIN:
+            run.pop()
+        # "Started Orchards of Mars": a verb that opens the sentence is no part of the name
+        if run and _opening_verb(text, run[0]):
+            run = run[1:]
+        named = [w for w in run if w.group().lower() not in _ARTICLES or w is not run[0]]
+        if is_title(" ".join(w.group() for w in run)) and len([w for w in named if w.group().lower() not in _TITLE_JOIN]) >= 2:
+            start = run[0].start()
+            key = " ".join(content_stem(w.group()) for w in named)
+            yield Term(key, text[run[0].start():run[-1].end()], start, run[-1].end())
+        i = max(j, i + 1)
 
 
 @dataclass
@@ -230,10 +304,13 @@ def _beside_a_number(text: str, start: int, end: int) -> bool:
 
 
 def _shape(text: str, term: Term) -> str:
-    """How a term is written: ``name`` capitalised inside a sentence, ``word`` in lower case,
-    ``open`` capitalised where a sentence or cell opens (no evidence either way)."""
+    """How a term is written: ``title`` a name of several capitalised words wherever it stands,
+    ``name`` capitalised inside a sentence, ``word`` in lower case, ``open`` capitalised where a
+    sentence or cell opens (no evidence either way)."""
     if term.surface[:1].islower():
         return "word"
+    if is_title(term.surface):
+        return "title"
     return "open" if re.search(r"(?:^|[.!?:;·|•—–\-(\[\n\"'‘“])\s*$", text[:term.start]) else "name"
 
 
@@ -308,6 +385,10 @@ class TermFields:
         likeness = (vectors @ vectors.T + profiles @ profiles.T) / 2
         counts = np.array([len(occurs[k]) for k in keys], dtype=np.float64)
         expected = np.outer(counts, counts) / len(texts)
+        # names written as names (:func:`is_title`) are evidence by their form: two of them that
+        # take turns are a field's values however rarely chance would have put them together
+        titled = np.array([is_title(s) for s in surfaces])
+        expected[np.outer(titled, titled)] = np.maximum(expected[np.outer(titled, titled)], MIN_EXPECTED)
         owners: dict[str, Counter] = defaultdict(Counter)
         generic: dict[str, set[str]] = defaultdict(set)  # a generic name -> the values stated under it
         for attribute, value in named:
@@ -341,7 +422,11 @@ class TermFields:
             totals.update(counts_of)
         voted = [(self._voted(values, owners, totals), values, n, cover, cohesion) for values, n, cover, cohesion in kept]
         used = {name for name, *_ in voted if name} | set(reserved)
-        for name, values, n, cover, cohesion in sorted(voted, key=lambda v: (v[0] is None, -v[3], sorted(v[1]))):
+        # among unnamed fields, one of names written as names claims ``name`` before a wider one
+        # of words that are capitalised only where a cell opens ("Training", "Group ride")
+        titles = {id(v[1]): sum(is_title(s) for s in v[1].values()) / len(v[1]) for v in voted}
+        for name, values, n, cover, cohesion in sorted(voted, key=lambda v: (v[0] is None, -titles[id(v[1])] if v[0] is None else 0,
+                                                                               -v[3], sorted(v[1]))):
             if name is not None and any(f.name == name for f in self.fields_):
                 name = None  # a name an earlier (wider) field took: this one is unnamed
             if name is not None:
