@@ -122,6 +122,11 @@ def test_a_day_with_the_most_in_total_is_a_total_per_day_and_units_after_a_quali
     assert intent("Which day did I log the most hours in total?") == ("group", "sum")
     assert GROUP_MONTH.search("Which day did I log the most hours in total?").group("noun") == "day"
     assert intent("Which day did I log my longest sleep?")[0] == "rank"  # one record, not a total
+    # the most of a quantity, per group, is the most in total; an average is asked for by name
+    assert intent("Which vorlet got the most of my hours in March 2026?") == ("group", "sum")
+    assert intent("Which vorlet got the most minutes in total?") == ("group", "sum")
+    assert intent("Which vorlet had the most hours on average?") == ("group", "avg")
+    assert intent("Which vorlet did I tend the most times?") == ("group", "count")
     assert intent("How many billable hours did I log in March 2026?") == ("compute", "sum")
     assert intent("How many billable entries did I log in March 2026?") == ("compute", "count")
     # a word after the counted noun that only spells a unit ("in" is inches) counts rows still

@@ -119,9 +119,11 @@ def detect_intent(question: str, periods: list[Period], tables: list[dict[str, A
         low = text.lower()
         counted = re.search(r"\b(?:most|fewest|least)\s+(?:[a-z-]+\s+){0,4}?(?P<noun>[a-z-]+s)\b", low)
         counted_records = counted is not None and not _names_a_quantity(counted.group("noun"), tables or [])
+        # "the most hours", "the fewest pages": a quantity named after most / fewest adds up
+        most_of_quantity = counted is not None and not counted_records
         op = "count" if (re.search(r"\b(?:often|frequently|times|common|usual|popular)\b", low) or counted_records) and not _AVERAGE.search(text) else (
             "avg" if _AVERAGE.search(text) or re.search(r"\bon\s+average\b", low) else "sum" if (
-                _SUM.search(text) or re.search(r"\bcost\b|\bspen[dt]\b", low)) else "avg")
+                _SUM.search(text) or re.search(r"\bcost\b|\bspen[dt]\b", low) or most_of_quantity) else "avg")
         least = bool(re.search(r"\b(least|lowest|fewest|smallest|shortest|slowest|cheapest|weakest|worst|min(?:imum)?)\b", low))
         return Intent("group", op, wants_less=least)
     if _DELTA.search(text) and len([p for p in periods if p.start or p.end]) < 2 and " or " not in f" {text.lower()} ":
