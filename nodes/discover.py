@@ -27,7 +27,7 @@ from collections.abc import Iterable, Sequence
 from adamm.nodes.rules.observe import DIMENSION_NAMES, GENERIC_WORDS, MONEY_WORDS, QUALIFIERS
 from adamm.nodes.rules.slots import SlotModel, content_stem
 from adamm.nodes.rules.terms import GENERIC_NAMES, KIND_WORDS, TermFields, labels_as_values
-from adamm.stores.attributes import AttributeResolver, Known
+from adamm.stores.attributes import AttributeResolver, Known, abbreviated, ranges_overlap
 from adamm.stores.mining import DEFAULT_CONTEXT_ATTRIBUTES
 from adamm.stores.quantities import snake_case
 from adamm.stores.records import Round
@@ -372,6 +372,68 @@ def _label_categories(by_record: dict[tuple[str, int], list[ObservationRecord]],
         used.add(name)
         out[attribute] = (name, found)
     return out
+
+
+def merge_value_labels(sql: SqlStore, memory_id: str) -> int:
+    """A measured attribute whose label is a category's value and another field's label
+    ("Oremko thr 14.0" read as ``oremko_thr``, beside ``thr`` of ``thrn``) is that field: its
+    values move there, the value stays what it was (the record's ``who`` is read apart). The
+    evidence is the memory's own - the value stored for a text field, the rest of the label a
+    measured field's name or alias, their values' ranges alike. Returns how many merged."""
+    attributes = {a.name: a for a in sql.attributes(memory_id)}
+    measured = {n: a for n, a in attributes.items() if a.kind != "text"}
+    if len(measured) < 2:
+        return 0
+    called: dict[str, str] = {}
+    for name, a in measured.items():
+        for label in (name, *a.aliases):
+            called.setdefault(label, name)
+    if not any(other not in (None, called[label])
+               for label in called for w in [label.split("_")] for cut in range(1, len(w))
+               for rest in ("_".join(w[cut:]), "_".join(w[:-cut])) for other in [called.get(rest) or _abbreviation_of(rest, called, called[label])]):
+        return 0  # no label holds another field's label: nothing to read
+    values: set[str] = set()
+    for o in sql.observations(memory_id):
+        if o.value_num is None and o.value_text and o.attribute not in DEFAULT_CONTEXT_ATTRIBUTES:
+            value = snake_case(o.value_text)
+            if value and value not in measured:
+                values.add(value)
+    if not values:
+        return 0
+    ranges = sql.value_ranges(memory_id)
+    merged = 0
+    for name in sorted(measured):
+        a = measured[name]
+        target = None
+        for label in (name, *a.aliases):
+            words = label.split("_")
+            for cut in range(1, len(words)):
+                for value, rest in (("_".join(words[:cut]), "_".join(words[cut:])), ("_".join(words[-cut:]), "_".join(words[:-cut]))):
+                    other = called.get(rest) or _abbreviation_of(rest, called, name)
+                    if value in values and other and other != name and other in attributes:
+                        target = other
+                        break
+                if target:
+                    break
+            if target:
+                break
+        if target is None:
+            continue
+        b = attributes[target]
+        if a.dimension and b.dimension and a.dimension != b.dimension or not ranges_overlap(ranges.get(name), ranges.get(target)):
+            continue  # "Oremko weight 3 kg" is no threnn
+        sql.merge_attribute(memory_id, name, target)
+        attributes.pop(name)
+        measured.pop(name)
+        called = {k: v for k, v in called.items() if v != name}
+        merged += 1
+    return merged
+
+
+def _abbreviation_of(rest: str, called: dict[str, str], name: str) -> str | None:
+    """The one other measured field ``rest`` abbreviates ("thr" of ``threnn``), if one."""
+    found = {field for label, field in called.items() if field != name and abbreviated(rest, label)}
+    return found.pop() if len(found) == 1 else None
 
 
 def rename_category_fields(sql: SqlStore, memory_id: str) -> int:

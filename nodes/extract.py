@@ -25,7 +25,7 @@ from pydantic import BaseModel, Field
 from adamm.nodes.backends import Backends, backends
 from adamm.nodes.context import Context
 from adamm.nodes.cost import timed
-from adamm.nodes.discover import SLOT_SOURCE, fill_slots, rename_category_fields
+from adamm.nodes.discover import SLOT_SOURCE, fill_slots, merge_value_labels, rename_category_fields
 from adamm.nodes.models import ModelOutputError, ModelUnavailableError, invoke
 from adamm.nodes.ocr import ocr_images
 from adamm.nodes.rules.labels import extract_round as extract_labels
@@ -110,6 +110,8 @@ def extract_attributes(state: IngestState, runtime: Runtime[Context]) -> dict[st
         records = _fill_and_store(b, memory_id, resolver, rounds, records)
         # labels of one field are merged when a new label appears; a batch of known labels has none
         merged = consolidate_attributes(b.sql, memory_id, rounds) if set(resolver.known) - known_before else 0
+        # "Oremko thr 14.0": a label that is a category's value and a field's label is that field
+        merged += merge_value_labels(b.sql, memory_id)
         if merged:  # labels merged into one field may be a category's values ("Squat 115 kg", "Bench 90 kg"): read again
             rename_category_fields(b.sql, memory_id)
             resolver = _resolver(b, memory_id, ctx.attribute_merge_threshold)

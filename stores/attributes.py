@@ -421,7 +421,7 @@ def context_similarity(profiles: Mapping[str, Mapping[str, float]], a: str, b: s
 NAMED_SIMILARITY = 0.7
 
 
-def _abbreviated(a: str, b: str) -> bool:
+def abbreviated(a: str, b: str) -> bool:
     """Is one name the other's words abbreviated (``pwr`` - ``power``, ``avg_hr`` - ``heart_rate``)?"""
     sa, sb = content_words(a), content_words(b)
     return bool(sa and sb) and same_words(sa, sb)
@@ -456,7 +456,7 @@ def _unit_left_out(k: Known, other: Known, ranges: dict[str, tuple[float, float]
     the other carries - the same words (or their abbreviation) and the same values."""
     if (_dimension(k) is None) == (_dimension(other) is None) or k.kind != "float":
         return False
-    if not (words(k.name) & words(other.name) and len(words(k.name) | words(other.name)) > 1 or _abbreviated(k.name, other.name)):
+    if not (words(k.name) & words(other.name) and len(words(k.name) | words(other.name)) > 1 or abbreviated(k.name, other.name)):
         return False
     return ranges is not None and ranges_overlap(ranges.get(k.name), ranges.get(other.name))
 
@@ -524,7 +524,7 @@ def consolidation(known: Sequence[Known], sets: Sequence[tuple[frozenset[str], i
                 continue
             if _cosine(units_k, units_o) < min_similarity:
                 continue
-            if words(k.name) & words(other.name) or _abbreviated(k.name, other.name) or (
+            if words(k.name) & words(other.name) or abbreviated(k.name, other.name) or (
                     _cosine(_aligned(names_k, names_o, dims, together), names_o) >= NAMED_SIMILARITY and ranges_overlap(_range_in(k, other, ranges), (ranges or {}).get(other.name))):
                 partners.append(other)
         if len(partners) > 1:
@@ -542,7 +542,7 @@ def consolidation(known: Sequence[Known], sets: Sequence[tuple[frozenset[str], i
         if len(partners) == 1:
             merged[k.name] = partners[0].name
     for src, dst in list(merged.items()):  # "power" names the field better than its "pwr"
-        if src in merged and len(dst) < len(src) and _abbreviated(src, dst) and dst not in merged \
+        if src in merged and len(dst) < len(src) and abbreviated(src, dst) and dst not in merged \
                 and not any(d == dst for s2, d in merged.items() if s2 != src):
             del merged[src]
             merged[dst] = src

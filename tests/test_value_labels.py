@@ -1,0 +1,64 @@
+"""A label that is a category's value and another field's label ("Gannow thr 14.1", beside
+"Threnn 13.9 q" everywhere else) is that field, not a field of its own: a backlog written in
+shorthand puts its values in the same column as the rest (``nodes/discover.merge_value_labels``).
+Invented words throughout, on SQLite and PostgreSQL, through the real ingest and query graphs.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from adamm.graphs.query import graph as query
+from adamm.nodes.backends import backends
+from adamm.nodes.context import Context
+from adamm.tests.memories import ingested
+
+NAMES = ["Gannow", "Oremko", "Tisbel", "Vashti"]
+DAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday"]
+
+
+def log(seed: int = 11) -> list[tuple[int, str, float, int]]:
+    """(day of April, name, threnn in q, minutes)."""
+    rng = random.Random(seed)
+    return [(d, NAMES[(d * 3) % 4], round(rng.uniform(11, 19), 1), rng.randrange(8, 50)) for d in range(1, 29)]
+
+
+def rounds() -> list[dict[str, Any]]:
+    out = []
+    rows = log()
+    for i, (d, name, threnn, minutes) in enumerate(rows[:20]):
+        text = [f"Did {name}'s tending today, {minutes} min. Threnn {threnn} q.",
+                f"{name} tonight: threnn {threnn} q, {minutes} minutes with her.",
+                f"Tending of {name} done. Threnn {threnn} q · {minutes} min"][i % 3]
+        out.append({"round_id": f"r{d}", "session_id": f"s{d}", "timestamp": f"2025-04-{d:02d}T20:00:00",
+                    "user_text": text, "assistant_text": "Logged."})
+    # a backlog of the last eight days, one line each, in shorthand: the name before the label
+    lines = [f"- {DAYS[j % 5]} {d} Apr — {name} thr {threnn} / {minutes} min" for j, (d, name, threnn, minutes) in enumerate(rows[20:])]
+    out.append({"round_id": "backlog", "session_id": "s29", "timestamp": "2025-04-29T09:00:00",
+                "user_text": "backlog —\n" + "\n".join(lines), "assistant_text": "Thanks, that's the whole batch."})
+    return out
+
+
+@pytest.fixture
+def ctx(db_url: str, tmp_path) -> Iterator[Context]:
+    yield from ingested(rounds(), home=str(tmp_path), database_url=db_url, use_retrieval=False)
+
+
+def test_a_label_holding_a_name_is_the_fields_label(ctx: Context) -> None:
+    sql = backends(ctx).sql
+    names = {a.name for a in sql.attributes("m")}
+    assert not any(n.endswith("_thr") or n.startswith(tuple(x.lower() + "_" for x in NAMES)) for n in names), names
+    tables = sql.tables("m")
+    assert len(tables) == 1
+    column = next(c.name for c in tables[0].columns if c.unit == "q")
+    got = sorted(r[column] for r in sql.select_rows("m", tables[0].name) if r[column] is not None)
+    assert got == sorted(t for _, _, t, _ in log())
+    want = round(sum(t for _, _, t, _ in log()) / len(log()), 2)
+    answer = query.invoke({"memory_id": "m", "question": "What was my average threnn in April?", "now": "2025-05-01T09:00:00"},
+                          context=ctx)["answer"]
+    assert float(re.search(r"\d+(?:\.\d+)?", answer).group()) == pytest.approx(want, abs=0.01), answer
