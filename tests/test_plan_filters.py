@@ -29,6 +29,15 @@ def test_what_the_records_are_called_is_no_mention_filter_but_a_varying_modifier
     assert got == [{"column": "captions", "op": "mentions", "value": "morning"}]
 
 
+def test_a_word_one_record_happens_to_say_names_no_subset_but_a_name_may() -> None:
+    vocab = {"vrask": 1, "ostler": 1, "session": 20, "brox": 20}
+    table = _table({}, vocab)
+    # "litre of vrask": a word of the one record that says it, no part of the log
+    assert mention_filters("Across all my sessions, which day did I get my cheapest litre of vrask?", [], table) == []
+    got = mention_filters("What was my brox at Ostler?", [], table)
+    assert got == [{"column": "captions", "op": "mentions", "value": "ostler"}]  # a name: one record may be all
+
+
 def test_a_value_stored_in_two_columns_filters_the_column_where_it_is_common() -> None:
     table = {"name": "seelvin_log", "rows": 27, "columns": [
         {"name": "merchant", "type": "text", "filled": 27, "values": ["seelvin", "Balsyn"], "counts": {"seelvin": 17, "balsyn": 1}},

@@ -212,8 +212,15 @@ def mention_filters(question: str, periods: list[Period], table: dict[str, Any],
             continue
         if min(counts) == 0 or min(counts) >= 0.9 * total:
             continue
+        if min(counts) < MIN_SUBSET_ROWS and not any(w[0].isupper() or any(ch.isdigit() for ch in w) for w in chosen):
+            continue  # "my cheapest litre of fuel" where one record says "fuel": a word, no subset
         out.append({"column": "captions", "op": "mentions", "value": " ".join(w.lower() for w in chosen)})
     return out
+
+
+#: A subset named by lower-case words holds at least this many rows: a common word one record
+#: happens to say ("fuel", "today") names no part of the log; a name or a number may.
+MIN_SUBSET_ROWS = 2
 
 
 #: A modifier written in at least this share of the pairs "<word> <noun>" of a table's rows
