@@ -526,3 +526,34 @@ def test_quoted_names_in_a_sentence_are_no_rows() -> None:
     got = records(rnd("", "Mail sent to 'Orvel Books', subject 'Bill BL-2025-009', total USD 2,000.00, payable within 45 days."))
     assert len([r for r in got if "amount" in r]) == 1
     assert any("amount" in r and "payable_within" in r for r in got)
+
+
+@pytest.mark.parametrize(("text", "lengths"), [
+    # when an entry happened: where an entry opens, or after a heading with a length of its own
+    ("3:05. right.", []),
+    ("overnight: 1:30 right 10 min. typed this at 1:38 sorry", [10.0]),
+    ("TUES 15/4\n1:10 5oz ✓ — nap zell 50m", [50.0]),
+    ("Tue Mar 11 | Vorrin › Skell | 3:15 | billable", [3.25]),  # a table's cell: the column says what
+    ("Timeline entries: 07:05 Vrask · Left · 21 min", [21.0]),
+    # how long: a label before it, a length word after it, a distance beside it, or over 24
+    ("Sleep 7:30", [7.5]),
+    ("Sleep: 7:30", [7.5]),
+    ("took 1:45", [1.75]),
+    ("Gorrin: 1:45 moving, 42 km", [1.75]),
+    ("Watch says: 7:05 asleep", [pytest.approx(7.083, abs=1e-3)]),
+    ("44:50 for the loop", [pytest.approx(44.833, abs=1e-3)]),
+    # a length before "ago" / "later" / "earlier" is an offset in time, no value of the record
+    ("Last zell: Left side, 3h 12m ago", []),
+    ("woke 2 hours later, then 40 min more", [40.0]),
+    ("Sat 45 min with her; 10 minutes earlier I fed", [45.0]),
+])
+def test_a_bare_clock_time_or_an_offset_is_when_not_how_long(text: str, lengths: list) -> None:
+    assert [s.num for s in find_spans(text) if s.dimension == "duration"] == lengths
+
+
+def test_a_period_old_is_an_age_not_a_length_of_something_done() -> None:
+    # "7 weeks old" named the field ``duration``, the dimension's name every unlabelled length
+    # of time defaults to; the nap minutes that followed were then read into it, in weeks
+    assert [(d.attribute, d.value_num, d.unit) for d in extract_round(rnd("Context: she's 7 weeks old, born in January."))] \
+        == [("age", 7.0, "wk")]
+    assert [d.attribute for d in extract_round(rnd("Napped in the vrask for 40 minutes."))] != ["age"]

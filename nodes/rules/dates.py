@@ -106,6 +106,34 @@ def minutes_and_seconds(text: str, a: int, b: int) -> bool:
     return not lo <= as_hours <= hi and lo <= as_minutes <= hi
 
 
+#: Where an entry opens (the text, a line or a sentence starts): a clock time written here says
+#: when the entry happened. A table's cell ("| 3:15 |" under "Duration") opens none.
+_ENTRY_OPENS = re.compile(r"(?:^|[\n.;])\s*$")
+#: Words after "h:mm" that make it a length of time ("1:45 moving", "2:10 long").
+_LENGTH_AFTER = re.compile(r"\s*(?:moving|elapsed|long|total|time|duration|asleep|of\b)", re.I)
+#: A length of time with its unit ("10 min", "1h 05m", "2 hours").
+_TIMED = re.compile(r"\d\s*(?:h|hrs?|hours?|m|mins?|minutes?|s|secs?|seconds?)\b", re.I)
+
+
+def clock_time(text: str, start: int, end: int, a: int, b: int) -> bool:
+    """Is the bare "a:b" at text[start:end] a time of day rather than a length of time?
+
+    When nothing labels it and no distance makes it a pace or a race time: written where an
+    entry opens ("3:05. right.", "07:05 Vrask at the top of a line") or after
+    a heading's colon with a length of time of its own later in the clause ("overnight: 1:30
+    right 10 min"). "Sleep 7:30", "Sleep: 7:30", "took 1:45" and "1:45 moving" stay lengths.
+    Pure."""
+    if a >= 24 or b >= 60 or _DISTANCE.search(text) or _LENGTH_AFTER.match(text, end):
+        return False
+    before = text[max(0, start - 40):start]
+    if _ENTRY_OPENS.search(before):
+        return True
+    if re.search(r":\s*$", before):
+        clause = re.split(r"[.;\n]", text[end:end + 60], maxsplit=1)[0]
+        return _TIMED.search(clause) is not None
+    return False
+
+
 @dataclass
 class DateSpan:
     start: int

@@ -159,6 +159,8 @@ def _name(sp: Span) -> str | None:
         return None  # what is left, a goal, a streak: not the record's value
     if words and set(words) <= _PRONOUNS:
         return None  # "4 of us", "two of them": people, not a measurement
+    if sp.label_after and words == ["old"] and sp.unit in ("d", "wk", "mo", "yr"):
+        return "age"  # "7 weeks old": how old someone is, no length of anything done
     if sp.label_after and sp.unit and not sp.leads and not sp.of and " ".join(words) not in LABELS and not any(w in LABELS for w in words):
         words = []  # "a 52-minute walk": the activity, not a field; the unit names the value
         # (a value opening its cell, "15.5 kg dron", is the field the words after it name)

@@ -36,7 +36,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from adamm.nodes.rules.dates import MONTHS, minutes_and_seconds
+from adamm.nodes.rules.dates import MONTHS, clock_time, minutes_and_seconds
 from adamm.stores.quantities import (
     FRACTIONS,
     PART_GAP,
@@ -318,6 +318,10 @@ def _label_after(text: str, end: int, ceil: int) -> str:
 _CODE_BEFORE = re.compile(r"[A-Za-z]-(?:\d+-)*$")
 
 
+#: After a length of time, words that make it an offset from now or from an event.
+_OFFSET_AFTER = re.compile(r"\s*(?:ago|later|earlier|from\s+now)\b", re.I)
+
+
 def find_spans(text: str, masked: list[tuple[int, int]] | None = None) -> list[Span]:
     """Every value the text states, in text order, with labels (see the module docstring).
 
@@ -332,6 +336,9 @@ def find_spans(text: str, masked: list[tuple[int, int]] | None = None) -> list[S
         return all(e <= a or s >= b for a, b in taken)
 
     def add(sp: Span) -> None:
+        if sp.dimension == "duration" and _OFFSET_AFTER.match(text, sp.end):
+            taken.append((sp.start, sp.end))  # "3h 12m ago", "an hour later": when, not how long
+            return
         spans.append(sp)
         taken.append((sp.start, sp.end))
 
@@ -463,6 +470,8 @@ def find_spans(text: str, masked: list[tuple[int, int]] | None = None) -> list[S
                     continue  # a clock time of day
                 elif minutes_and_seconds(text, a, b):
                     value, unit = a + b / 60, "min"
+                elif clock_time(text, m.start(), m.end(), a, b):
+                    continue  # "07:05 Breastfeed", "overnight: 1:30 right 10 min": when, not how long
                 else:
                     value = a + b / 60
         add(Span(m.start(), m.end(), float(value), None, unit, "duration", "", m.group(0), role="duration"))
