@@ -74,3 +74,35 @@ def test_a_pair_target_is_read_from_where_it_was_set() -> None:
     texts = ["Morning: 128/82, pulse 66", "She wants them under 135/85 - that's my home target from now on."]
     got = fact_conditions("What share of my readings were within the home target my GP set?", texts, table)
     assert got == [{"column": "systolic", "op": "<", "value": 135.0}, {"column": "diastolic", "op": "<", "value": 85.0}]
+
+
+def test_a_comparison_after_what_the_quantity_is_of_still_compares() -> None:
+    from adamm.nodes.rules.plan_columns import Target
+    from adamm.nodes.rules.plan_filters import condition_filters
+
+    columns = [{"name": "vrell", "type": "float", "unit": "h"}, {"name": "skep", "type": "float", "unit": "pages"}]
+    target = Target("t", "vrell", "h", 1.0, columns)
+    assert condition_filters("Which days did I get 8 hours of vrell or more?", [], target) == \
+        [{"column": "vrell", "op": ">=", "value": 8.0}]
+    assert condition_filters("Days with 50 pages of the ostler saga or less?", [], target) == \
+        [{"column": "skep", "op": "<=", "value": 50.0}]
+    assert condition_filters("Days with 5 hours of vrell and more skep?", [], target) == []  # no comparison of the 5 hours
+
+
+def test_a_unit_named_question_reads_the_table_that_holds_most_of_the_log() -> None:
+    from adamm.nodes.rules.plan_instantiate import instantiate
+    from adamm.nodes.rules.plan_intent import Intent
+
+    class Blank:
+        def encode(self, texts: list[str]) -> Any:
+            import numpy as np
+            return np.zeros((len(texts), 8))
+
+    tables = [{"name": "entry_log", "rows": 57, "columns": [{"name": "duration", "type": "float", "unit": "h"}]},
+              {"name": "vorrin_log", "rows": 6, "columns": [{"name": "vorrin_app", "type": "float", "unit": "h"}]}]
+    question = "List the days when a single entry ran more than 5 hours."
+    got = instantiate(0, "Filter", question, [], Intent("filter_days"), {"tables": tables}, [], Blank())
+    assert got is not None and got[1]["table"] == "entry_log"
+    assert {"column": "duration", "op": ">", "value": 5.0} in got[1]["column_filters"]
+    tables[1]["rows"] = 40  # two tables of that dimension, neither holding most of the log: no guess
+    assert instantiate(0, "Filter", question, [], Intent("filter_days"), {"tables": tables}, [], Blank()) is None

@@ -349,6 +349,10 @@ def with_one_units(text: str) -> str:
     return _ONE_UNIT.sub(_one_unit, text)
 
 
+#: Between a quantity and "or more" / "or less": what it is of ("8 hours of sleep or more").
+_OF_THING = re.compile(r"\s+of\s+(?:[A-Za-z'’-]+\s+){1,3}")
+
+
 def condition_filters(question: str, periods: list[Period], target: Target) -> list[dict[str, Any]]:
     """Comparisons with a quantity, as filters on the column of matching dimension (in its unit)."""
     text = _PER_UNIT.sub(lambda m: m.group().replace(m.group("a"), "per"), mask(question, [p.span for p in periods]))
@@ -358,7 +362,8 @@ def condition_filters(question: str, periods: list[Period], target: Target) -> l
     for pattern, op in COMPARATORS:
         for m in pattern.finditer(text):
             after = [(s, q) for s, _, q in quantities if 0 <= s - m.end() <= 3] or \
-                    [(s, q) for s, e, q in quantities if 0 <= m.start() - e <= 3 and op in (">=", "<=")]
+                    [(s, q) for s, e, q in quantities if op in (">=", "<=") and (
+                        0 <= m.start() - e <= 3 or _OF_THING.fullmatch(text, e, m.start()))]
             if not after:
                 continue
             q = after[0][1]

@@ -157,7 +157,10 @@ def instantiate(step: int, tool: str, question: str, periods: list[Period], inte
     if (target is None or target.score < MIN_COLUMN_SCORE) and has_comparison(one_units := with_one_units(question)):
         # "did a single tending run to an hour or more": no column named, the one of that dimension
         by_unit = [c for t in tables for c in [column_by_unit(one_units, t)] if c]
-        if len(by_unit) == 1:
+        rows = {t["name"]: int(t.get("rows") or 0) for t in tables}
+        by_unit.sort(key=lambda c: -rows.get(c.table, 0))
+        if len(by_unit) == 1 or len(by_unit) > 1 and rows.get(by_unit[0].table, 0) >= DOMINANT_ROWS * rows.get(by_unit[1].table, 0):
+            # several tables hold that dimension: the log's own records, when one table holds most
             target = Target(by_unit[0].table, by_unit[0].column, by_unit[0].unit, MIN_COLUMN_SCORE, by_unit[0].columns)
     if target is None or target.score < MIN_COLUMN_SCORE:
         return None
@@ -196,6 +199,11 @@ def instantiate(step: int, tool: str, question: str, periods: list[Period], inte
         return "Compute", {"table": target.table, "target": target.column if intent.operator != "count" else "*",
                            "operator": intent.operator, "column_filters": side + shared}
     return None
+
+
+#: A table with at least this many times the rows of the next one holding a unit's dimension
+#: is where "a single entry ran more than 5 hours" looks, when no column is named.
+DOMINANT_ROWS = 3
 
 
 def _said(question: str, column: str) -> bool:
