@@ -27,7 +27,7 @@ from adamm.nodes.toolbox import ANALYTIC_TOOLS, RETRIEVAL_TOOLS, TOOL_SPECS, ena
 from adamm.stores.analytic import value_counts
 from adamm.stores.bm25 import BM25Index, tokenize
 from adamm.stores.fusion import blend
-from adamm.stores.quantities import canonical_unit, snake_case
+from adamm.stores.quantities import canonical_unit
 
 #: Distinct values sampled per text column, and text columns sampled per table.
 SAMPLES_PER_COLUMN = 12
@@ -73,14 +73,6 @@ def table_candidates(ctx: Context, memory_id: str, *, with_samples: bool = True)
                     key = str(v).strip().lower()
                     col["counts"][key] = col["counts"].get(key, 0) + n
             columns.append(col)
-        # a label that is a value of the table's own categories ("Tasko: 11.1 pelts") named the
-        # record's thing, not the measured column: no alias to plan by
-        held = {snake_case(str(v)) for c in columns for v in c.get("values") or []}
-        for col in columns:
-            if col.get("aliases"):
-                col["aliases"] = [a for a in col["aliases"] if a not in held]
-                if not col["aliases"]:
-                    del col["aliases"]
         rows = sql.count_rows(memory_id, info.name)
         table = {"name": info.name, "description": info.description if with_samples else "", "columns": columns, "rows": rows}
         if with_samples:

@@ -74,8 +74,13 @@ def choose_target(encoder: Any, question: str, periods: list[Period], tables: li
     """The (table, column) the question is about, or None when nothing matches well enough."""
     # a value that is also a measured column's name ("sleep" of a ``kind`` column beside a
     # ``sleep`` column) stays a word of the question: "my longest sleep" asks for the column
+    # - but not an alias that is one of the table's names ("Tasko: 11.1 pelts" gave the measured
+    # column the alias "tasko"; "how much time did I put into Tasko" names the vorlet). A
+    # lower-case category value stays: "freestyle 400 m" labels the distance as well
+    held = {str(v).strip().lower() for t in tables for c in t["columns"] if c["type"] == "text"
+            for v in c.get("values") or [] if str(v).strip()[:1].isupper()}
     measured = {n.replace("_", " ").lower() for t in tables for c in t["columns"] if c["type"] in ("int", "float")
-                for n in [c["name"], *(c.get("aliases") or [])]}
+                for n in [c["name"], *(a for a in c.get("aliases") or [] if a.replace("_", " ").lower() not in held)]}
     named = [str(f["value"]) for t in tables for f in value_filters(question, t) if str(f["value"]).lower() not in measured]
     focus = focus_words(question, periods, named)
     if not focus or not tables:
