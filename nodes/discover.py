@@ -388,19 +388,15 @@ def merge_value_labels(sql: SqlStore, memory_id: str) -> int:
     for name, a in measured.items():
         for label in (name, *a.aliases):
             called.setdefault(label, name)
-    if not any(other not in (None, called[label])
-               for label in called for w in [label.split("_")] for cut in range(1, len(w))
-               for rest in ("_".join(w[cut:]), "_".join(w[:-cut])) for other in [called.get(rest) or _abbreviation_of(rest, called, called[label])]):
-        return 0  # no label holds another field's label: nothing to read
     values: set[str] = set()
-    for o in sql.observations(memory_id):
-        if o.value_num is None and o.value_text and o.attribute not in DEFAULT_CONTEXT_ATTRIBUTES:
-            value = snake_case(o.value_text)
+    for attribute, text in sql.text_values(memory_id):
+        if text and attribute not in DEFAULT_CONTEXT_ATTRIBUTES:
+            value = snake_case(text)
             if value and value not in measured:
                 values.add(value)
     if not values:
         return 0
-    ranges = sql.value_ranges(memory_id)
+    ranges: dict[str, tuple[float, float]] | None = None
     merged = 0
     for name in sorted(measured):
         a = measured[name]
@@ -409,8 +405,10 @@ def merge_value_labels(sql: SqlStore, memory_id: str) -> int:
             words = label.split("_")
             for cut in range(1, len(words)):
                 for value, rest in (("_".join(words[:cut]), "_".join(words[cut:])), ("_".join(words[-cut:]), "_".join(words[:-cut]))):
+                    if value not in values:
+                        continue  # the value first: looking for an abbreviation costs a pass over every label
                     other = called.get(rest) or _abbreviation_of(rest, called, name)
-                    if value in values and other and other != name and other in attributes:
+                    if other and other != name and other in attributes:
                         target = other
                         break
                 if target:
@@ -420,6 +418,7 @@ def merge_value_labels(sql: SqlStore, memory_id: str) -> int:
         if target is None:
             continue
         b = attributes[target]
+        ranges = sql.value_ranges(memory_id) if ranges is None else ranges
         if a.dimension and b.dimension and a.dimension != b.dimension or not ranges_overlap(ranges.get(name), ranges.get(target)):
             continue  # "Oremko weight 3 kg" is no threnn
         sql.merge_attribute(memory_id, name, target)

@@ -109,9 +109,11 @@ def extract_attributes(state: IngestState, runtime: Runtime[Context]) -> dict[st
         gated = len(rounds) - len(asked) if ctx.extractor != "rules" else 0
         records = _fill_and_store(b, memory_id, resolver, rounds, records)
         # labels of one field are merged when a new label appears; a batch of known labels has none
-        merged = consolidate_attributes(b.sql, memory_id, rounds) if set(resolver.known) - known_before else 0
-        # "Oremko thr 14.0": a label that is a category's value and a field's label is that field
-        merged += merge_value_labels(b.sql, memory_id)
+        fresh = bool(set(resolver.known) - known_before)
+        merged = consolidate_attributes(b.sql, memory_id, rounds) if fresh else 0
+        # "Oremko thr 14.0": a label that is a category's value and a field's label is that
+        # field - looked for when a batch brings a new label, as consolidation is
+        merged += merge_value_labels(b.sql, memory_id) if fresh else 0
         if merged:  # labels merged into one field may be a category's values ("Squat 115 kg", "Bench 90 kg"): read again
             rename_category_fields(b.sql, memory_id)
             resolver = _resolver(b, memory_id, ctx.attribute_merge_threshold)

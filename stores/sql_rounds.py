@@ -189,6 +189,16 @@ class RoundStore(StoreBase):
         with self.session() as s:
             return [ObservationRecord.model_construct(**row._mapping) for row in s.execute(q.order_by(table.c.id))]
 
+    def text_values(self, memory_id: str) -> list[tuple[str, str]]:
+        """The distinct (attribute, text value) pairs of the memory's categorical observations:
+        one grouped query, for rules that ask which words are some field's values."""
+        q = (select(ObservationRecord.attribute, ObservationRecord.value_text)
+             .where(ObservationRecord.memory_id == memory_id, ObservationRecord.value_num.is_(None),  # type: ignore[union-attr]
+                    ObservationRecord.value_text.is_not(None))  # type: ignore[union-attr]
+             .distinct())
+        with self.session() as s:
+            return [(a, v) for a, v in s.execute(q).all()]
+
     def observation_attributes(self, memory_id: str) -> list[tuple[str, str]]:
         """(round id, attribute) of every stored observation: how induction finds rounds whose
         observations changed since they were counted, without reading their values."""

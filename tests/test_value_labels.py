@@ -51,6 +51,7 @@ def ctx(db_url: str, tmp_path) -> Iterator[Context]:
 
 def test_a_label_holding_a_name_is_the_fields_label(ctx: Context) -> None:
     sql = backends(ctx).sql
+    assert {v for _a, v in sql.text_values("m")} >= set(NAMES)  # distinct categorical values, one query
     names = {a.name for a in sql.attributes("m")}
     assert not any(n.endswith("_thr") or n.startswith(tuple(x.lower() + "_" for x in NAMES)) for n in names), names
     tables = sql.tables("m")
