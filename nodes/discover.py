@@ -400,21 +400,7 @@ def merge_value_labels(sql: SqlStore, memory_id: str) -> int:
     merged = 0
     for name in sorted(measured):
         a = measured[name]
-        target = None
-        for label in (name, *a.aliases):
-            words = label.split("_")
-            for cut in range(1, len(words)):
-                for value, rest in (("_".join(words[:cut]), "_".join(words[cut:])), ("_".join(words[-cut:]), "_".join(words[:-cut]))):
-                    if value not in values:
-                        continue  # the value first: looking for an abbreviation costs a pass over every label
-                    other = called.get(rest) or _abbreviation_of(rest, called, name)
-                    if other and other != name and other in attributes:
-                        target = other
-                        break
-                if target:
-                    break
-            if target:
-                break
+        target = _field_behind(name, (name, *a.aliases), values, called)
         if target is None:
             continue
         b = attributes[target]
@@ -427,6 +413,21 @@ def merge_value_labels(sql: SqlStore, memory_id: str) -> int:
         called = {k: v for k, v in called.items() if v != name}
         merged += 1
     return merged
+
+
+def _field_behind(name: str, labels: Iterable[str], values: set[str], called: dict[str, str]) -> str | None:
+    """The other measured field one of ``labels`` names once a category's value (first or last
+    words) is taken off it: ``oremko_thr`` -> the field called ``thr`` (or what it abbreviates)."""
+    for label in labels:
+        words = label.split("_")
+        for cut in range(1, len(words)):
+            for value, rest in (("_".join(words[:cut]), "_".join(words[cut:])), ("_".join(words[-cut:]), "_".join(words[:-cut]))):
+                if value not in values:
+                    continue  # the value first: looking for an abbreviation costs a pass over every label
+                other = called.get(rest) or _abbreviation_of(rest, called, name)
+                if other and other != name:
+                    return other
+    return None
 
 
 def _abbreviation_of(rest: str, called: dict[str, str], name: str) -> str | None:

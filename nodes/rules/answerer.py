@@ -16,9 +16,8 @@ from adamm.nodes.questions import NOT_MENTIONED
 from adamm.nodes.rules.best_sentence import is_phatic
 from adamm.nodes.rules.reader import answer_type, read_answer
 from adamm.nodes.rules.plan_instantiate import compare_sides
-from adamm.nodes.rules.plan_columns import KIND_NOUNS
+from adamm.nodes.rules.plan_columns import asks_for_a_name
 from adamm.nodes.rules.terms import is_title
-from adamm.stores.bm25 import STOPWORDS
 from adamm.nodes.rules.plan_intent import WHICH_NOUN, Intent, detect_intent, lists_values
 from adamm.stores.quantities import canonical_unit, convert, dimension_of
 from adamm.stores.timeexpr import Period, describe_period
@@ -216,7 +215,7 @@ def _rows(intent: Intent, rows: list[dict[str, Any]], calls: list[dict[str, Any]
         which = WHICH_NOUN.search(question)
         named = [k for k in top["values"] if which and isinstance(top["values"][k], str)
                  and _singular(which.group("noun").lower()) in k.lower().split("_")]
-        if which and not named and which.group("noun").lower() not in KIND_NOUNS | STOPWORDS:
+        if which and not named and asks_for_a_name(which.group("noun")):
             # no column called so: the row's one name written as a name ("Quarry Lane Track")
             named = [k for k, v in top["values"].items() if isinstance(v, str) and is_title(v)][:2]
             named = named if len(named) == 1 else []

@@ -82,14 +82,20 @@ KIND_NOUNS = frozenset({"kind", "type", "sort", "category", "variety", "style", 
 NAMES_SHARE = 0.6
 
 
+def asks_for_a_name(noun: str) -> bool:
+    """Does "which <noun>" ask for a thing by its name - not for a category ("which kind"), and
+    with a noun at all ("what was ...")? Pure."""
+    low = noun.lower()
+    return bool(low) and low not in KIND_NOUNS and low not in STOPWORDS
+
+
 def names_column(table: dict[str, Any], noun: str) -> str | None:
     """The one text column whose values are names written as names ("Ashby Café Run", "The
     Sunken Throne of Veyra"), for "which <noun>" when no column is called so: a route, a book, a
     client is asked for by its name, whatever the memory calls the thing. None for a noun that
     asks for a category ("which kind"), names a measured column, or is a function word ("what
     was ...")."""
-    low = noun.lower()
-    if not low or low in KIND_NOUNS or low in STOPWORDS or names_measured_column(table, noun):
+    if not asks_for_a_name(noun) or names_measured_column(table, noun):
         return None
     found = []
     for c in table["columns"]:
