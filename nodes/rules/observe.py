@@ -142,6 +142,16 @@ def _only_facets(label: str) -> bool:
     return not re.search(r"[a-z]", "".join(rest).replace("this", ""))
 
 
+def _a_side(words: list[str]) -> bool:
+    """"on the left", "left side": "left" is a side there, not what remains ("time left", "12 km
+    left"), and nothing else in the label says it is not observed."""
+    hits = [i for i, w in enumerate(words) if w in NOT_OBSERVED]
+    if [words[i] for i in hits] != ["left"]:
+        return False
+    i = hits[0]
+    return i == 0 or words[i - 1] in STOPWORDS
+
+
 def _name(sp: Span) -> str | None:
     """The attribute a value names (see the module docstring, step 4)."""
     if sp.role == "first" and sp.dimension == "pressure":
@@ -155,7 +165,7 @@ def _name(sp: Span) -> str | None:
     if len(words) == 1 and words[0] not in LABELS and (re.fullmatch(r"[a-z]+ed", words[0]) and words[0] not in ED_NOUNS
                                                        or words[0] in VERBS):
         words = []  # a logging verb ("Rowed 5.2 km", "ran 8 km"), not a field name
-    if words and set(words) & NOT_OBSERVED:
+    if words and set(words) & NOT_OBSERVED and (sp.label_after or not _a_side(words)):
         return None  # what is left, a goal, a streak: not the record's value
     if words and set(words) <= _PRONOUNS:
         return None  # "4 of us", "two of them": people, not a measurement
@@ -171,7 +181,7 @@ def _name(sp: Span) -> str | None:
     if sp.dimension in ("rate", None) and words and LABELS.get(" ".join(words)) == "heart_rate" and set(label.split()) & {"avg", "average", "averaged", "mean"}:
         return "avg_heart_rate"  # a session's average heart rate is not a resting pulse reading
     core = " ".join(words)
-    if words and set(words) & NOT_OBSERVED:
+    if words and set(words) & NOT_OBSERVED - {"left"}:
         return None
     dim = sp.dimension or ""
     if dim.startswith("currency:") and (not words or set(words) <= MONEY_WORDS or sp.label_after):
@@ -333,28 +343,66 @@ def _about_other(text: str, before: bool) -> bool:
 
 
 def _observing(unit: _Unit, other: bool = False) -> bool:
-    t = unit.text.strip()
-    if _QUESTION.search(t) or other:
-        return False
-    hedged = [m for m in _NOT_A_LOG.finditer(t) if not _is_name(t, m)]
-    tiles = len(_TILE.split(t))
-    return not hedged or (tiles >= 2 and len(_hedged_cells(unit.text)) < tiles)
+    """Can the unit report a value at all: no question, not about someone else. Whether a hedge
+    leaves it one is decided on its values (see ``extract_round``)."""
+    return not (_QUESTION.search(unit.text.strip()) or other)
 
 
 #: Between two tiles of a dashboard line: a hedge ("Target: 10,000") holds for its own tile.
 _TILE = re.compile(r"\s[·|;•]\s|\s[—–]\s")
+#: Where a clause of a sentence ends: a comma, a colon, a dash, or a word that opens a clause of
+#: its own ("..., then Dan did a 90 ml bottle so I could shower").
+_CLAUSE = re.compile(r"[,:]\s+|\s[-—–]\s|\s(?=(?:so|because|while|but|then|though|although|until)\s)", re.I)
+#: A hedge that holds for the whole sentence, what came before it too ("40 km if it stays dry").
+_WHOLE_SENTENCE = frozenset(("if",))
+_CONTRAST = re.compile(r"(?:but|though|although)\b", re.I)
+#: A clause opened so is a purpose, a reason or what came next: never about the value before it.
+_SUBORDINATE = re.compile(r"(?:so|because|while|but|then|though|although|until)\b", re.I)
+
+
+def _clauses(text: str) -> list[tuple[int, int]]:
+    out, pos = [], 0
+    for m in _CLAUSE.finditer(text):
+        if m.start() > pos:
+            out.append((pos, m.start()))
+        pos = m.end()
+    if pos < len(text):
+        out.append((pos, len(text)))
+    return out
 
 
 @lru_cache(maxsize=4096)
 def _hedged_cells(text: str) -> tuple[tuple[int, int], ...]:
-    """The tiles of a dashboard line that state a goal, a plan or a habit, not a measurement.
-    Cached: a line is judged once for being a log and once for its spans."""
+    """The stretches of a unit that state a goal, a plan, a habit or a wish, not a measurement.
+
+    A dashboard line's tiles are judged one by one ("Steps 8,412 · Target: 10,000"). In a
+    sentence a hedge holds from its own clause to the sentence's end, not for what was already
+    stated: "fed him 18 min, then Dan did 90 ml so I could shower" still logs both values, "slept
+    7 h, would love 8" logs the 7; only "if" holds for the whole sentence. Cached: a line is
+    judged once for being a log and once for its spans."""
     out, pos = [], 0
     for piece in _TILE.split(text):
         a = text.index(piece, pos)
         pos = a + len(piece)
-        if any(not _is_name(piece, m) for m in _NOT_A_LOG.finditer(piece)):
+        hedges = [m for m in _NOT_A_LOG.finditer(piece) if not _is_name(piece, m)]
+        if not hedges:
+            continue
+        if any(m.group(0).lower() in _WHOLE_SENTENCE for m in hedges):
             out.append((a, pos))
+            continue
+        on = False
+        clauses = _clauses(piece)
+        for k, (ca, cb) in enumerate(clauses):
+            if any(ca <= m.start() < cb for m in hedges):
+                on = True
+                if k and not re.search(r"\d", piece[ca:cb]) and not _SUBORDINATE.match(piece, ca):
+                    # "10,000 steps, that's my goal": a hedge without a value of its own is about the one before
+                    pa, pb = clauses[k - 1]
+                    out.append((a + pa, a + pb))
+            elif _CONTRAST.match(piece, ca):
+                on = False  # "usually 40 km, but today 30 km"
+            if on:
+                out.append((a + ca, a + cb))
     return tuple(out)
 
 
@@ -600,8 +648,8 @@ def _read_header_tables(units: list[_Unit]) -> None:
     Vashti · 13.2'; ..."): the rows after it split by whichever separator gives as many cells."""
     i = 0
     while i < len(units):
-        head = _header_of(units[i])
-        described = _described_header(units[i]) if head is None else None
+        described = _described_header(units[i])  # "Columns Day | Client | ...": the words say it is a header
+        head = _header_of(units[i]) if described is None else None
         if described is not None:
             j = i + 1
             while j < len(units) and units[j].part == units[i].part and not re.search(r"\d", units[j].text) \
@@ -635,9 +683,33 @@ def _read_header_tables(units: list[_Unit]) -> None:
                 named = names[:gap] + names[gap + 1:]  # a blank cell: the others by what they hold
             else:
                 break
+            cells, named = _compound_cells(row.text, cells, named)
             row.spans = [sp for (a, b), name in zip(cells, named) for sp in _cell_spans(row, a, b, name)]
             j += 1
         i = j if j > first else i + 1
+
+
+#: Inside one header cell, two columns shown together ("Client › Project" over "Marlowe Books ›
+#: Shop Migration").
+_COMPOUND = re.compile(r"\s[›>/»]\s")
+
+
+def _compound_cells(text: str, cells: list[tuple[int, int]], names: list[str]) -> tuple[list[tuple[int, int]], list[str]]:
+    """Cells and names with every compound header cell split in its parts, where the row's cell
+    is split the same way."""
+    out_cells, out_names = [], []
+    for (a, b), name in zip(cells, names):
+        parts = _COMPOUND.split(name)
+        seps = list(_COMPOUND.finditer(text, a, b))
+        if len(parts) >= 2 and len(seps) == len(parts) - 1:
+            bounds = [a] + [x for m in seps for x in (m.start(), m.end())] + [b]
+            for k, part in enumerate(parts):
+                out_cells.append((bounds[2 * k], bounds[2 * k + 1]))
+                out_names.append(part.strip())
+        else:
+            out_cells.append((a, b))
+            out_names.append(name)
+    return out_cells, out_names
 
 
 def _cell_kind(row: _Unit, a: int, b: int) -> str:
@@ -859,6 +931,9 @@ def unit_in_header(label: str) -> tuple[str, str] | None:
     return rest, unit
 
 
+_CLOCK_CELL = re.compile(r"\d{1,2}:\d{2}(?::\d{2})?")
+
+
 def _cell_spans(row: _Unit, a: int, b: int, label: str) -> list[Span]:
     """The value of one table cell, labelled by its column's header; a date cell names the
     row's day (already read) and a dash an empty cell."""
@@ -866,6 +941,11 @@ def _cell_spans(row: _Unit, a: int, b: int, label: str) -> list[Span]:
     if any(a <= s and e <= b for s, e, _ in row.dates) or re.fullmatch(r"[—–\-]+|n/?a", cell, re.I):
         return []
     found = [sp for sp in find_spans(cell) if not (sp.label and sp.label_after and sp.unit is None)]
+    if _CLOCK_CELL.fullmatch(cell.strip()) and LABELS.get(label.strip().lower()) == "duration":
+        # "3:15" under "Duration": a length of time written as a clock is, not a time of day
+        lead = len(cell) - len(cell.lstrip())
+        found = [replace(sp, start=sp.start - len(label) - 1 + lead, end=sp.end - len(label) - 1 + lead)
+                 for sp in find_spans(f"{label} {cell.strip()}") if sp.start > len(label)] or found
     if found:
         sp = max(found, key=lambda x: x.end - x.start)
         unit, dimension = sp.unit, sp.dimension
@@ -1059,9 +1139,10 @@ def extract_round(rnd: Round, ocr: dict[str, str] | None = None) -> list[Draft]:
                 # A night's sleep is dated by the day one wakes up, as sleep apps do.
                 unit.days = [ref if d == ref - timedelta(days=1) and _LAST_NIGHT.search(unit.text) else d for d in unit.days]
             unit.spans = find_spans(unit.text, [(d.start, d.end) for d in dates]) if unit.observing else []
-            if unit.spans and len(_TILE.split(unit.text)) >= 2:
-                hedged = _hedged_cells(unit.text)
+            if unit.observing and (hedged := _hedged_cells(unit.text)):
                 unit.spans = [sp for sp in unit.spans if not any(a <= sp.start < b for a, b in hedged)]
+                # a plan, a goal or a habit with no value stated outside it: the unit reports nothing
+                unit.observing = bool(unit.spans)
             unit.dates = [(d.start, d.end, d.day) for d in dates]
             if unit.spans and any(sp.role == "money" for sp in unit.spans):
                 unit.spans.extend(_merchant(unit.text, unit.spans))
@@ -1081,6 +1162,8 @@ def extract_round(rnd: Round, ocr: dict[str, str] | None = None) -> list[Draft]:
     distinct_context = list(dict.fromkeys(context_days))
     # "Monday and Tuesday:" over two screenshots: the days the words name, one per record in order
     in_order = {id(rec): d for rec, d in zip(undated, distinct_context)} if len(undated) > 1 and len(distinct_context) == len(undated) else {}
+    # a name a record states under a label of its own ("Client: Marlowe Books") is no payee to lend
+    stated = {f.span.text.lower() for rec in records for f in rec.fields.values() if f.span.text}
     for i, rec in enumerate(records):
         day = rec.days[0] if rec.days else in_order.get(id(rec)) or (context_days[0] if context_days else (
             next(iter(all_days)) if len(all_days) == 1 else None))
@@ -1105,7 +1188,8 @@ def extract_round(rnd: Round, ocr: dict[str, str] | None = None) -> list[Draft]:
         own = [(u, f) for u in rec.units for f in find_facets(u.text) if _within(rec, records, u, f.start)]
         seen = set(rec.fields)
         borrowed = [(u, f) for other in records if other is not rec for u in other.units for f in find_facets(u.text)
-                    if f.attribute in IDENTITY_FACETS and u not in rec.units] if len(records) > 1 else []
+                    if f.attribute in IDENTITY_FACETS and u not in rec.units
+                    and (f.value or "").lower() not in stated] if len(records) > 1 else []
         for u, fc in sorted(own, key=lambda uf: uf[1].rank) + sorted(shared, key=lambda uf: uf[1].rank) + borrowed:
             if fc.attribute in seen or (fc.attribute == "time_of_day" and _SLEEP.search(text)):
                 continue  # the surest reading of a field wins ("bike: Gravel"); sleep spans the night

@@ -364,6 +364,15 @@ class SlotModel:
         alts = sorted(self.values_, key=lambda v: (-len(v), v))
         self._bare = re.compile(r"(?<![\w'’-])(?:" + "|".join(re.escape(v) for v in alts) + r")(?![\w'’-])", re.I) if alts else None
 
+    def _likelier(self, slot: Slot, word: str, value: str) -> bool:
+        """Is ``word`` rather than ``value`` the slot's value: filling it more often, or written
+        with the slot's noun as a value of its own elsewhere ("· right arm ·") where ``value``
+        never is ("right upper arm": "upper" only says where on the arm)?"""
+        if slot.values.get(word, 0) > slot.values.get(value, 0):
+            return True
+        noun = slot.key.split(":", 1)[1]
+        return f"{word} {noun}" in self.values_ and f"{value} {noun}" not in self.values_
+
     def transform(self, text: str, have: Sequence[str] = ()) -> list[tuple[str, str, int, int]]:
         """(attribute, value, start, end) of the slot values a record's text holds, none for an
         attribute in ``have`` (the record states it already)."""
@@ -375,14 +384,18 @@ class SlotModel:
                 continue
             if any(c.start < e and s < c.end for _, _, s, e in out):
                 continue
-            value, end = c.value, c.end
+            value, start, end = c.value, c.start, c.end
+            if c.key.startswith("before:") and (prior := re.search(r"([^\W\d_][\w'’-]*)[ \t]+$", text[:start])) \
+                    and self._likelier(slot, prior.group(1).lower(), value.lower()):
+                # "his right upper arm": of two words before the slot's noun, the one its records hold more often
+                value, start, end = prior.group(1), prior.start(1), prior.end(1)
             if slot.head:  # "tempo run": the value with its noun, as the field's stated values are written
                 after = re.match(r"[ \t]+([A-Za-z][\w'’-]*)", text[end:])
                 if after is None or _norm(after.group(1)) != slot.head:
                     continue
                 value, end = f"{value} {after.group(1)}", end + after.end()
             taken.add(slot.name)
-            out.append((slot.name, value, c.start, end))
+            out.append((slot.name, value, start, end))
         if self._bare is not None:
             for m in self._bare.finditer(text):
                 attribute = self.values_[m.group().lower()]

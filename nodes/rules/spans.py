@@ -222,6 +222,11 @@ _WORDED = re.compile(r"(?<![\w.,])(?P<n>" + "|".join(sorted(WORD_NUMBERS, key=le
 _PART_WORDS = {"half": 0.5, "quarter": 0.25, "quarters": 0.75}
 
 
+#: After a word that follows a number: a number that ends its clause, with no unit of its own
+#: ("125 rpe 9", "14 qz drom 3."): the word is that number's label, not the first one's unit.
+_LABELS_NEXT = re.compile(r"[ \t]*:?[ \t]*\d+(?:[.,]\d+)?(?=[ \t]*(?:$|[\n.,;!?)]|\s[—–-]\s))")
+
+
 def coined_unit(word: str, text: str = "", start: int = 0) -> str | None:
     """A word written right after a number that no unit registry knows ("14 qz", "3 trabs"): the
     memory's own unit, singular and lower case - or None when the word is a function word, a
@@ -519,7 +524,10 @@ def find_spans(text: str, masked: list[tuple[int, int]] | None = None) -> list[S
                     add(Span(m.start(), stop, value * 1000, None, known, dimension_of(known) if known else None, "",
                              text[m.start():stop]))
                     continue
-                coined = coined_unit(um.group("u").split()[0], text, m.start()) if um.start("u") <= m.end() + 1 else None
+                word = um.group("u").split()[0]
+                coined = coined_unit(word, text, m.start()) if um.start("u") <= m.end() + 1 else None
+                if coined is not None and _LABELS_NEXT.match(text, um.start("u") + len(word)):
+                    coined = None  # "@125 rpe 9": the word labels the number after it, which has no unit of its own
                 if coined is not None:  # "14 qz", "3.2 plim": a unit of the memory's own, named as written
                     unit, dim = coined, f"unit:{coined}"
                     end = um.start("u") + len(um.group("u").split()[0])
@@ -683,6 +691,8 @@ def _attach_labels(text: str, spans: list[Span]) -> None:
         if before and ":" in text[floor:sp.start] and _heading(text, sp, spans[i + 1:]):
             before = ""  # "Yesterday's walk: 1 h 4 min, about 5.3 km": a heading, not a field label
         after = _label_after(text, sp.end, min(b, next_start))
+        if after and next_start < b and re.fullmatch(rf"\s*{re.escape(after)}\s*:?\s*", text[sp.end:next_start]):
+            after = ""  # "@125 rpe 9": the word is the label of the number right after it
         sp.colon = bool(before) and ":" in text[floor:sp.start]
         if after and sp.unit and _OF_AFTER.match(text, sp.end) and (
                 not sp.colon or _DAY_HEADING.fullmatch(text[floor:sp.start].rpartition(":")[0].strip())):
@@ -717,8 +727,9 @@ _DAY_HEADING = re.compile(r"(?:\w+\s+)?(?:yesterday|today|tonight|last\s+night|t
 
 
 #: What may stand between a label and a plain number: "pulse 69", "odometer was at 59,567".
-_ADJACENT = re.compile(r"[\s:=]*(?:(?:was|is|were|said|says|read|reads|showed|shows|at|of|now|today|yesterday|tonight|"
-                       r"this\s+morning|this\s+evening|last\s+night)[\s:=]+)*[\s:=]*")  # "Step count today: 14,312"
+_ADJACENT = re.compile(r"[\s:=]*(?:\d+\s?[x×]\s?\d+\s*(?:@|at\b|with\b)?)?"  # "SQ 5x3 @125": a count of counts between
+                       r"(?:(?:was|is|were|said|says|read|reads|showed|shows|at|of|now|today|yesterday|tonight|"
+                       r"this\s+morning|this\s+evening|last\s+night)[\s:=]+)*[\s:=@]*")  # "Step count today: 14,312"
 
 
 def _gap_after_label(text: str, floor: int, start: int, label: str) -> str:
