@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from adamm.nodes.rules.plan_filters import _constant_modifier, mention_filters, value_filters
+from adamm.nodes.rules.plan_filters import _constant_modifier, mention_filters, short_name, value_filters
+from adamm.nodes.rules.plan_instantiate import compare_sides
 
 
 def _table(pairs: dict[str, int], vocabulary: dict[str, int], rows: int = 20) -> dict[str, Any]:
@@ -106,3 +107,23 @@ def test_a_unit_named_question_reads_the_table_that_holds_most_of_the_log() -> N
     assert {"column": "duration", "op": ">", "value": 5.0} in got[1]["column_filters"]
     tables[1]["rows"] = 40  # two tables of that dimension, neither holding most of the log: no guess
     assert instantiate(0, "Filter", question, [], Intent("filter_days"), {"tables": tables}, [], Blank()) is None
+
+
+def test_a_stored_name_is_named_by_its_first_word_when_no_other_shares_it() -> None:
+    names = ["Orla Venn", "Tamsin Hale", "Orla Brisk"]
+    assert short_name("Tamsin Hale", "How long were my Tamsin entries?", names)
+    assert not short_name("Orla Venn", "How long were my Orla entries?", names)  # two names open with it
+    assert not short_name("Tamsin Hale", "How long were my tamsin entries?", names)  # a name is written capitalised
+    assert not short_name("Tamsin Hale", "Tamsin entries: how long were they?", names)  # a first word is capitalised anyway
+    table = {"name": "span_log", "rows": 20, "columns": [
+        {"name": "vorn", "type": "text", "filled": 20, "values": names, "counts": {}}]}
+    assert value_filters("How many hours did Tamsin get?", table) == [{"column": "vorn", "op": "=", "value": "Tamsin Hale"}]
+
+
+def test_two_names_shortened_are_the_two_sides_of_a_comparison() -> None:
+    table = {"name": "span_log", "rows": 20, "columns": [
+        {"name": "span", "type": "float", "unit": "h"},
+        {"name": "vorn", "type": "text", "filled": 20, "values": ["Orla Venn", "Tamsin Hale", "Kettri Dows"], "counts": {}}]}
+    sides = compare_sides("Were my Tamsin entries or my Kettri entries longer on average?", [], table)
+    assert sides is not None
+    assert [s[0][0]["value"] for s in sides] == ["Tamsin Hale", "Kettri Dows"]

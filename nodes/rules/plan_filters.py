@@ -13,6 +13,7 @@ records' own words, and comparisons with a quantity.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import Any
 
 from adamm.nodes.rules.facets import vocabulary_values
@@ -30,6 +31,20 @@ def value_pattern(value: Any) -> str:
     """A stored value as whole words of lower-cased text, its plural too: "the ravens" in
     "against the ravens?", not in "ravenscroft"; "paperback" in "in paperbacks"."""
     return rf"(?<![a-z0-9]){re.escape(str(value).lower())}(?:e?s)?(?![a-z0-9])"
+
+
+def short_name(value: str, question: str, values: Iterable[str]) -> re.Match[str] | None:
+    """Where the question calls a stored name of several words by its first word alone, as
+    people do ("Bluefin" for "Bluefin Logistics"): written capitalised, at least four letters,
+    and the first word of no other stored value."""
+    words = str(value).split()
+    if len(words) < 2 or not words[0][:1].isupper() or len(words[0]) < 4 or not words[0].isalpha():
+        return None
+    first = words[0].lower()
+    if sum(1 for v in set(map(str, values)) if v.split() and v.split()[0].lower() == first) > 1:
+        return None
+    m = re.search(rf"(?<![\w'’-]){re.escape(words[0])}(?:['’]s)?(?![\w'’-])", question)
+    return m if m is not None and question[:m.start()].strip() else None  # a question's first word is capitalised anyway
 
 
 def _constant(column: dict[str, Any]) -> bool:
@@ -82,6 +97,8 @@ def value_filters(question: str, table: dict[str, Any]) -> list[dict[str, Any]]:
         named = re.search(pattern, low) is not None
         if named:
             low = re.sub(pattern, " ", low)
+        elif short_name(v, question, (x for x, _ in candidates)):
+            named = True
         else:
             words = set(tokenize(low))
             if lv in _VALUE_LEMMAS:
