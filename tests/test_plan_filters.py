@@ -115,6 +115,7 @@ def test_a_stored_name_is_named_by_its_first_word_when_no_other_shares_it() -> N
     assert not short_name("Orla Venn", "How long were my Orla entries?", names)  # two names open with it
     assert not short_name("Tamsin Hale", "How long were my tamsin entries?", names)  # a name is written capitalised
     assert not short_name("Tamsin Hale", "Tamsin entries: how long were they?", names)  # a first word is capitalised anyway
+    assert short_name("Tamsin Hale", "How long were my Tamsin entries?", [*names, "Tamsin Hale's"])  # one name, possessive
     table = {"name": "span_log", "rows": 20, "columns": [
         {"name": "vorn", "type": "text", "filled": 20, "values": names, "counts": {}}]}
     assert value_filters("How many hours did Tamsin get?", table) == [{"column": "vorn", "op": "=", "value": "Tamsin Hale"}]

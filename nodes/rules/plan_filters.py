@@ -41,7 +41,8 @@ def short_name(value: str, question: str, values: Iterable[str]) -> re.Match[str
     if len(words) < 2 or not words[0][:1].isupper() or len(words[0]) < 4 or not words[0].isalpha():
         return None
     first = words[0].lower()
-    if sum(1 for v in set(map(str, values)) if v.split() and v.split()[0].lower() == first) > 1:
+    distinct = {re.sub(r"['’]s$", "", str(v).strip().lower()) for v in values}  # "Halvorsen Dental's" is "Halvorsen Dental"
+    if sum(1 for v in distinct if v.split() and v.split()[0] == first) > 1:
         return None
     m = re.search(rf"(?<![\w'’-]){re.escape(words[0])}(?:['’]s)?(?![\w'’-])", question)
     return m if m is not None and question[:m.start()].strip() else None  # a question's first word is capitalised anyway
