@@ -241,3 +241,26 @@ def test_labels_that_take_turns_become_a_category_column(lifts: Context) -> None
     answer = query.invoke({"memory_id": "m", "question": "How many times did I do skarrow?", "now": "2025-05-01T09:00:00"},
                           context=lifts)["answer"]
     assert re.match(r"\s*8\b", answer), answer
+
+
+def _spending(seed: int = 5) -> list[str]:
+    rng = random.Random(seed)
+    forms = ["Spent ${a:.2f} on {c} at {s}.", "{C} at {s}, ${a:.2f}.", "Paid ${a:.2f} for {c} at {s}.",
+             "${a:.2f} on {c} at {s} yesterday."]
+    out = []
+    for i in range(36):
+        c = rng.choice(["grelk", "vopple", "skarn", "tressin"])
+        out.append(forms[i % 4].format(a=rng.uniform(5, 90), c=c, C=c.capitalize(), s=rng.choice(["Orla Venn", "Brask Hall"])))
+    return out
+
+
+def test_words_written_as_what_money_went_on_are_the_spending_category(encoder: TextEncoder) -> None:
+    texts = _spending()
+    model = TermFields().fit(texts, encoder.encode, exclude=["usd"])
+    fields = {f.name: frozenset(f.values) for f in model.fields_}
+    assert fields.get("category") == frozenset({"grelk", "vopple", "skarn", "tressin"})
+    got = {a: v for a, v, _, _ in model.transform("Spent $12.00 on skarn at Brask Hall.")}
+    assert got.get("category") == "skarn"
+    # the same words in the same records, never written after an amount: nothing names them
+    plain = [re.sub(r"\$[\d.]+ (?:on|for) ", "", t) for t in texts]
+    assert "category" not in {f.name for f in TermFields().fit(plain, encoder.encode, exclude=["usd"]).fields_}

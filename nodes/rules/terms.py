@@ -89,6 +89,13 @@ STRONG_COUNT = 3
 UNNAMED_COHESION = 0.45
 UNNAMED_COVER = 0.15
 MAX_WORDS = 3
+#: A field nothing names whose values are written, at least this share of the time, right after
+#: an amount of money and "on" / "for" ("$42.10 on groceries", "paid €2.80 for parking") is what
+#: the money went on: the memory's spending categories, named so by the grammar of a payment.
+SPENT_ON_SHARE = 0.4
+PURPOSE_NAME = "category"
+_SPENT_ON = re.compile(r"(?:[$€£¥₹]\s?\d[\d.,]*|\d[\d.,]*\s?(?:[$€£¥₹]|[A-Z]{3}\b|dollars?|euros?|pounds?))"
+                       r"\s+(?:\w+\s+)?(?:on|for)\s+(?:the\s+|a\s+|an\s+|some\s+|my\s+)?$")
 
 
 @dataclass(frozen=True)
@@ -346,6 +353,7 @@ class TermFields:
         occurs: dict[str, set[int]] = defaultdict(set)
         forms: dict[str, Counter] = defaultdict(Counter)
         around: dict[str, Counter] = defaultdict(Counter)  # the tokens written next to the term
+        spent_on: Counter = Counter()  # occurrences as what money went on ("$42 on groceries")
         numbered: Counter = Counter()  # occurrences right after or before a number
         measured: Counter = Counter()  # occurrences in a clause that states a number
         for r, text in enumerate(texts):
@@ -358,6 +366,7 @@ class TermFields:
                 around[t.key]["S:" + _shape(text, t)] += 2  # a name is written as one wherever it stands
                 numbered[t.key] += left == "#" or right == "#" or (right == ":" and re.match(r"\s*:\s*\d", text[t.end:]) is not None)
                 measured[t.key] += _beside_a_number(text, t.start, t.end)
+                spent_on[t.key] += _SPENT_ON.search(text, max(0, t.start - 60), t.start) is not None
         limit = MAX_SHARE * len(texts)
         recurring = {k for k, rs in occurs.items() if MIN_COUNT <= len(rs) <= limit
                      and numbered[k] < NEXT_TO_NUMBER * sum(forms[k].values())
@@ -440,8 +449,16 @@ class TermFields:
                 if len(values) < 2:
                     continue
             if name is None:
-                if sum(1 for c in n.values() if c >= STRONG_COUNT) < 3 or cohesion < UNNAMED_COHESION \
-                        or cover < UNNAMED_COVER * len(texts):
+                if sum(1 for c in n.values() if c >= STRONG_COUNT) < 3 or cover < UNNAMED_COVER * len(texts):
+                    continue
+                if cohesion < UNNAMED_COHESION and sum(spent_on[k] for k in values) < SPENT_ON_SHARE * sum(
+                        sum(forms[k].values()) for k in values):
+                    continue  # unlike words need the evidence of their place (see ``purpose`` below)
+                purpose = sum(spent_on[k] for k in values) >= SPENT_ON_SHARE * sum(sum(forms[k].values()) for k in values)
+                if purpose and PURPOSE_NAME not in used:
+                    # lower-case words written as what money went on: the grammar of a payment names them
+                    used.add(PURPOSE_NAME)
+                    self.fields_.append(TermField(PURPOSE_NAME, values, n))
                     continue
                 if not self._capitalised(values, forms):
                     continue  # lower-case words nothing names: too often the chat around a log ("back", "through")
