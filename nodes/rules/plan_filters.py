@@ -13,6 +13,7 @@ records' own words, and comparisons with a quantity.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
@@ -33,16 +34,23 @@ def value_pattern(value: Any) -> str:
     return rf"(?<![a-z0-9]){re.escape(str(value).lower())}(?:e?s)?(?![a-z0-9])"
 
 
-def short_name(value: str, question: str, values: Iterable[str]) -> re.Match[str] | None:
+def first_words(values: Iterable[Any]) -> Counter:
+    """How many distinct stored values open with each first word (lower case); a possessive is
+    the same value ("Halvorsen Dental's" is "Halvorsen Dental"). For :func:`short_name`."""
+    distinct = {re.sub(r"['’]s$", "", str(v).strip().lower()) for v in values}
+    return Counter(v.split()[0] for v in distinct if v.split())
+
+
+def short_name(value: str, question: str, values: Iterable[str] | Counter) -> re.Match[str] | None:
     """Where the question calls a stored name of several words by its first word alone, as
     people do ("Bluefin" for "Bluefin Logistics"): written capitalised, at least four letters,
-    and the first word of no other stored value."""
+    in the question (not as its first word), and the first word of no other stored value.
+    ``values``: the stored values, or their :func:`first_words` counted once for many calls."""
     words = str(value).split()
-    if len(words) < 2 or not words[0][:1].isupper() or len(words[0]) < 4 or not words[0].isalpha():
+    if len(words) < 2 or not words[0][:1].isupper() or len(words[0]) < 4 or not words[0].isalpha() or words[0] not in question:
         return None
-    first = words[0].lower()
-    distinct = {re.sub(r"['’]s$", "", str(v).strip().lower()) for v in values}  # "Halvorsen Dental's" is "Halvorsen Dental"
-    if sum(1 for v in distinct if v.split() and v.split()[0] == first) > 1:
+    firsts = values if isinstance(values, Counter) else first_words(values)
+    if firsts.get(words[0].lower(), 0) > 1:
         return None
     m = re.search(rf"(?<![\w'’-]){re.escape(words[0])}(?:['’]s)?(?![\w'’-])", question)
     return m if m is not None and question[:m.start()].strip() else None  # a question's first word is capitalised anyway
@@ -88,6 +96,7 @@ def value_filters(question: str, table: dict[str, Any]) -> list[dict[str, Any]]:
     candidates = sorted({(v, col) for v, col in candidates if v and len(v) <= 60},
                         key=lambda vc: (-len(vc[0]), vc[0].lower(), -counts.get(vc[1], {}).get(vc[0].lower(), 0), vc[1]))
     low = f" {question.lower()} "
+    firsts = first_words(v for v, _ in candidates)
     out: list[dict[str, Any]] = []
     done: set[str] = set()
     for v, col in candidates:
@@ -98,7 +107,7 @@ def value_filters(question: str, table: dict[str, Any]) -> list[dict[str, Any]]:
         named = re.search(pattern, low) is not None
         if named:
             low = re.sub(pattern, " ", low)
-        elif short_name(v, question, (x for x, _ in candidates)):
+        elif short_name(v, question, firsts):
             named = True
         else:
             words = set(tokenize(low))

@@ -15,7 +15,7 @@ from adamm.nodes.rules.facets import vocabulary_values
 from adamm.nodes.rules.plan_columns import (MIN_COLUMN_SCORE, Target, called_text_column, column_by_unit, named_text_column, names_column, said_text_column,
                                              speed_expression, text_column)
 from adamm.nodes.rules.plan_events import AROUND, FACT_REF, event_bound, fact_conditions, stated_fact
-from adamm.nodes.rules.plan_filters import (condition_filters, link_column, mention_filters, names_the_records, period_filters, short_name,
+from adamm.nodes.rules.plan_filters import (condition_filters, link_column, mention_filters, first_words, names_the_records, period_filters, short_name,
                                              subset_filters,
                                              value_filters, value_pattern, with_one_units)
 from adamm.nodes.rules.plan_intent import DAY_OF, MIN, RANGE_WORDS, SHARE_SPLIT, TREND, WHICH_NOUN, Intent, lists_values
@@ -338,7 +338,7 @@ def compare_sides(question: str, periods: list[Period], table: dict[str, Any],
     if len(bounded) >= 2:
         return [([p.to_filter()], _phrase(p.phrase)) for p in bounded[:2]]
     named = []
-    every_value = [v for c in table["columns"] if c["type"] == "text" for v in c.get("values") or c.get("samples") or []]
+    every_value = first_words(v for c in table["columns"] if c["type"] == "text" for v in c.get("values") or c.get("samples") or [])
     for c in table["columns"]:
         if c["type"] != "text":
             continue
