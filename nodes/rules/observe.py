@@ -11,11 +11,12 @@ steps:
 2. **Values.** :func:`adamm.nodes.rules.spans.find_spans` finds every stated value with its
    unit and label; :func:`adamm.nodes.rules.dates.find_dates` finds the day cues (and clock
    times, which are never values).
-3. **Not observations.** A unit says nothing when it is a question, about someone else ("my
-   brother tried my monitor: 152 over 96", "She says her car does 4.1 litres"), or hedged,
-   planned, habitual or a target ("should", "if", "every", "at least", "a month", "target",
-   "due at"); a value labelled as what is *left* or *remaining* is not one either, nor are a
-   receipt's parts (labour, VAT, a tip): what was paid is its total.
+3. **Not observations.** A unit says nothing when it is a question or about someone else ("my
+   brother tried my monitor: 152 over 96", "She says her car does 4.1 litres"); its values in a
+   hedged, planned, habitual or target clause, and the clauses after it, are none ("should",
+   "every", "at least", "a month", "target", "due at"; "if" holds for the whole sentence); a
+   value labelled as what is *left* or *remaining* is not one either, nor are a receipt's parts
+   (labour, VAT, a tip): what was paid is its total.
 4. **Names.** A value's attribute is its label, read through a small table of the
    abbreviations and synonyms apps use (``SYS``, ``PUL``/``pulse``/``heart rate``, ``DIST``,
    ``ASC``/``climbed``/``elevation gain``, ``PWR``, ``moving time``) - or, with no label or a
