@@ -48,7 +48,7 @@ from functools import lru_cache
 from adamm.nodes.rules.dates import MONTHS, WEEKDAYS, find_dates
 from adamm.nodes.rules.facets import VOCABULARY_NAMES, find_facets, names_something, vocabulary_values
 from adamm.nodes.rules.labels_words import ED_NOUNS
-from adamm.nodes.rules.spans import _LABEL_STOP, Span, find_spans
+from adamm.nodes.rules.spans import _LABEL_STOP, Span, between, find_spans
 from adamm.stores.bm25 import STOPWORDS
 from adamm.stores.quantities import canonical_unit, convert, dimension_of, parse_quantity, snake_case
 from adamm.stores.records import Round
@@ -353,23 +353,15 @@ def _observing(unit: _Unit, other: bool = False) -> bool:
 _TILE = re.compile(r"\s[·|;•]\s|\s[—–]\s")
 #: Where a clause of a sentence ends: a comma, a colon, a dash, or a word that opens a clause of
 #: its own ("..., then Dan did a 90 ml bottle so I could shower").
-_CLAUSE = re.compile(r"[,:]\s+|\s[-—–]\s|\s(?=(?:so|because|while|but|then|though|although|until)\s)", re.I)
+#: A clause opened by one of ``_OPENERS`` is a purpose, a reason, a contrast or what came next:
+#: never about the value before it; one opened by a contrast ends a hedge.
+_CONTRASTS = ("but", "though", "although")
+_OPENERS = ("so", "because", "while", "then", "until", *_CONTRASTS)
+_CLAUSE = re.compile(rf"[,:]\s+|\s[-—–]\s|\s(?=(?:{'|'.join(_OPENERS)})\s)", re.I)
+_SUBORDINATE = re.compile(rf"(?:{'|'.join(_OPENERS)})\b", re.I)
+_CONTRAST = re.compile(rf"(?:{'|'.join(_CONTRASTS)})\b", re.I)
 #: A hedge that holds for the whole sentence, what came before it too ("40 km if it stays dry").
 _WHOLE_SENTENCE = frozenset(("if",))
-_CONTRAST = re.compile(r"(?:but|though|although)\b", re.I)
-#: A clause opened so is a purpose, a reason or what came next: never about the value before it.
-_SUBORDINATE = re.compile(r"(?:so|because|while|but|then|though|although|until)\b", re.I)
-
-
-def _clauses(text: str) -> list[tuple[int, int]]:
-    out, pos = [], 0
-    for m in _CLAUSE.finditer(text):
-        if m.start() > pos:
-            out.append((pos, m.start()))
-        pos = m.end()
-    if pos < len(text):
-        out.append((pos, len(text)))
-    return out
 
 
 @lru_cache(maxsize=4096)
@@ -392,7 +384,7 @@ def _hedged_cells(text: str) -> tuple[tuple[int, int], ...]:
             out.append((a, pos))
             continue
         on = False
-        clauses = _clauses(piece)
+        clauses = between(_CLAUSE, piece)
         for k, (ca, cb) in enumerate(clauses):
             if any(ca <= m.start() < cb for m in hedges):
                 on = True

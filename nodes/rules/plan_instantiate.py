@@ -338,13 +338,13 @@ def compare_sides(question: str, periods: list[Period], table: dict[str, Any],
     if len(bounded) >= 2:
         return [([p.to_filter()], _phrase(p.phrase)) for p in bounded[:2]]
     named = []
-    every_value = first_words(v for c in table["columns"] if c["type"] == "text" for v in c.get("values") or c.get("samples") or [])
+    firsts = first_words(v for c in table["columns"] if c["type"] == "text" for v in c.get("values") or c.get("samples") or [])
     for c in table["columns"]:
         if c["type"] != "text":
             continue
         values = c.get("values") or c.get("samples") or []
         for value in values:
-            said = re.search(value_pattern(value), question.lower()) or short_name(str(value), question, every_value)
+            said = re.search(value_pattern(value), question.lower()) or short_name(str(value), question, firsts)
             if said and not names_the_records(question, str(value), c["name"], table) \
                     and all(str(value).lower() != str(side[0][0]["value"]).lower() for side in named):
                 named.append(([{"column": c["name"], "op": "=", "value": value}], str(value)))

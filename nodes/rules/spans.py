@@ -124,17 +124,22 @@ def parse_number(raw: str, *, price: bool = False) -> float | None:
 _CELL_SEP = re.compile(r"[ \t]*(?:[·•|;¦\n\r]|\s[—–/]\s|\s-\s|,\s|:\s(?=')|(?<=[a-z%)])\.\s+(?=[A-Z'\"(])|'\s*;\s*')[ \t]*")
 
 
-def cells(text: str) -> list[tuple[int, int]]:
-    """Spans of the text between field separators and sentence ends."""
+def between(separator: re.Pattern[str], text: str) -> list[tuple[int, int]]:
+    """The (start, end) of every non-empty stretch of the text between matches of ``separator``."""
     out = []
     pos = 0
-    for m in _CELL_SEP.finditer(text):
+    for m in separator.finditer(text):
         if m.start() > pos:
             out.append((pos, m.start()))
         pos = m.end()
     if pos < len(text):
         out.append((pos, len(text)))
     return out
+
+
+def cells(text: str) -> list[tuple[int, int]]:
+    """Spans of the text between field separators and sentence ends."""
+    return between(_CELL_SEP, text)
 
 
 # -- families --------------------------------------------------------------------------------
