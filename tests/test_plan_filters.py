@@ -128,3 +128,15 @@ def test_two_names_shortened_are_the_two_sides_of_a_comparison() -> None:
     sides = compare_sides("Were my Tamsin entries or my Kettri entries longer on average?", [], table)
     assert sides is not None
     assert [s[0][0]["value"] for s in sides] == ["Tamsin Hale", "Kettri Dows"]
+
+
+def test_a_value_the_column_holds_once_but_the_rows_say_often_is_searched_in_their_text() -> None:
+    # one app screenshot filled "Kind: Drellits"; ten notes only say "picked 4 drellits"
+    columns = [{"name": "kind", "type": "text", "filled": 18, "values": ["Drellits", "Sporm"], "counts": {"drellits": 1, "sporm": 17}}]
+    table = {"name": "brox_log", "rows": 30, "columns": columns, "vocabulary": {"drellits": 11, "sporm": 17, "picked": 25}}
+    assert value_filters("How many times did I pick drellits?", table) == [{"column": "captions", "op": "mentions", "value": "drellits"}]
+    # where the column holds the value about as often as the rows say it, the column decides
+    assert value_filters("How many times did I pick sporm?", table) == [{"column": "kind", "op": "=", "value": "Sporm"}]
+    # no vocabulary (a model-made table dict): the column decides
+    del table["vocabulary"]
+    assert value_filters("How many times did I pick drellits?", table) == [{"column": "kind", "op": "=", "value": "Drellits"}]

@@ -117,7 +117,10 @@ def value_filters(question: str, table: dict[str, Any]) -> list[dict[str, Any]]:
                 named = word_stem(lv) in {word_stem(w) for w in words}
         if named and names_the_records(question, v, col, table):
             continue
-        if named:
+        if named and undercounts(v, counts.get(col, {}).get(lv, 0), table):
+            out.append({"column": "captions", "op": "mentions", "value": lv})
+            done.add(col)
+        elif named:
             out.append({"column": col, "op": "=", "value": v})
             done.add(col)
     for f in vocabulary_values(question):  # "audiobooks", "on the e-reader": a stored value in other words
@@ -127,6 +130,24 @@ def value_filters(question: str, table: dict[str, Any]) -> list[dict[str, Any]]:
                 done.add(col)
                 break
     return out
+
+
+#: A column undercounts a value when the rows' own text says it at least this many times as
+#: often as the column holds it (and in at least :data:`MIN_SUBSET_ROWS` more rows).
+UNDERCOUNT_RATIO = 2.0
+
+
+def undercounts(value: str, held: int, table: dict[str, Any]) -> bool:
+    """Does the column hold ``value`` for far fewer rows than write it? "Crop: Courgettes" in one
+    app screenshot fills the column once, while ten notes say "picked 3 courgettes": the
+    question's subset is then the rows that say the word, not the one row that filled the
+    column. Judged on the table's own vocabulary; a value of several words by its rarest."""
+    vocab: dict[str, int] = table.get("vocabulary") or {}
+    words = [w for w in re.findall(r"[a-z0-9]+", value.lower()) if len(w) > 1]
+    if not vocab or not words:
+        return False
+    said = min(_rows_saying(vocab, w) for w in words)
+    return said >= UNDERCOUNT_RATIO * max(held, 1) and said >= held + MIN_SUBSET_ROWS
 
 
 #: Words that join or scope a phrase: a run of question words ends at them.
