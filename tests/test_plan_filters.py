@@ -140,3 +140,42 @@ def test_a_value_the_column_holds_once_but_the_rows_say_often_is_searched_in_the
     # no vocabulary (a model-made table dict): the column decides
     del table["vocabulary"]
     assert value_filters("How many times did I pick drellits?", table) == [{"column": "kind", "op": "=", "value": "Drellits"}]
+
+
+def test_two_values_of_one_column_named_as_alternatives_are_either_of_them() -> None:
+    columns = [{"name": "spirit", "type": "text", "filled": 30, "values": ["vellow", "drashy", "calm"],
+                "counts": {"vellow": 10, "drashy": 8, "calm": 12}}]
+    table = {"name": "brox_log", "rows": 40, "columns": columns}
+    got = value_filters("On how many days was I drashy or vellow?", table)
+    assert len(got) == 1 and got[0]["op"] == "in" and sorted(got[0]["value"]) == ["drashy", "vellow"]
+    assert sorted(value_filters("Which days was I vellow, drashy or calm?", table)[0]["value"]) == ["calm", "drashy", "vellow"]
+    # two values apart in the question are not alternatives: one of them is the filter
+    got = value_filters("On drashy days, did I feel more vellow afterwards?", table)
+    assert len(got) == 1 and got[0]["op"] == "="
+
+
+def test_a_share_whose_scope_names_the_condition_column_is_among_the_rows_that_say_it() -> None:
+    from adamm.nodes.rules.plan_instantiate import instantiate
+    from adamm.nodes.rules.plan_intent import detect_intent
+
+    class Blank:
+        def encode(self, texts: list[str]) -> Any:
+            import numpy as np
+            return np.ones((len(texts), 8))
+
+    columns = [{"name": "brox", "type": "float", "unit": "brox"},
+               {"name": "spirit", "type": "text", "filled": 30, "values": ["vellow", "drashy", "calm"],
+                "counts": {"vellow": 10, "drashy": 8, "calm": 12}}]
+    table = {"name": "brox_log", "rows": 40, "columns": columns}
+
+    def args(q: str) -> dict:
+        made = instantiate(0, "Compute", q, [], detect_intent(q, [], [table]), {"tables": [table]}, [], Blank())
+        assert made is not None, q
+        return made[1]
+
+    got = args("Of the days where I noted my spirit, what percentage was I drashy or vellow?")
+    assert got["operator"] == "share" and {"column": "spirit", "op": "not_null"} in got["column_filters"]
+    assert [(f["column"], f["op"], sorted(f["value"])) for f in got["condition"]] == [("spirit", "in", ["drashy", "vellow"])]
+    # a share of every row when the question does not scope it by the column
+    got = args("What percentage of my days was I drashy?")
+    assert not any(f["op"] == "not_null" for f in got["column_filters"])

@@ -99,11 +99,16 @@ def value_filters(question: str, table: dict[str, Any]) -> list[dict[str, Any]]:
     firsts = first_words(v for v, _ in candidates)
     out: list[dict[str, Any]] = []
     done: set[str] = set()
+    asked = question.lower()
     for v, col in candidates:
-        if col in done:
-            continue
         lv = v.lower()
         pattern = value_pattern(lv)
+        if col in done:
+            # "stressed or anxious": two values of one column, either of them
+            either = next((f for f in out if f["column"] == col and f["op"] in ("=", "in")), None)
+            if either is not None and any(_alternatives(asked, str(w), lv) for w in _listed(either["value"])):
+                either["op"], either["value"] = "in", [*_listed(either["value"]), v]
+            continue
         named = re.search(pattern, low) is not None
         if named:
             low = re.sub(pattern, " ", low)
@@ -132,6 +137,18 @@ def value_filters(question: str, table: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
+def _listed(value: Any) -> list[Any]:
+    return list(value) if isinstance(value, list) else [value]
+
+
+def _alternatives(question: str, a: str, b: str) -> bool:
+    """Does the (lower-case) question name ``a`` and ``b`` side by side as alternatives ("stressed
+    or anxious", "tomatoes, beans or peas")? Pure."""
+    sep = r"(?:e?s)?\s*(?:,\s*|\s)(?:(?:and|or)\s+)?(?:(?:the|a|an|my)\s+)?"
+    x, y = re.escape(a.lower()), re.escape(b.lower())
+    return re.search(rf"(?<![a-z0-9]){x}{sep}{y}(?![a-z0-9])|(?<![a-z0-9]){y}{sep}{x}(?![a-z0-9])", question) is not None
+
+
 #: A column undercounts a value when the rows' own text says it at least this many times as
 #: often as the column holds it (and in at least :data:`MIN_SUBSET_ROWS` more rows).
 UNDERCOUNT_RATIO = 2.0
@@ -151,7 +168,8 @@ def undercounts(value: str, held: int, table: dict[str, Any]) -> bool:
 
 
 #: Words that join or scope a phrase: a run of question words ends at them.
-_PREPOSITIONS = {"on", "at", "in", "with", "for", "from", "by", "of", "to", "during", "about"}
+_PREPOSITIONS = {"on", "at", "in", "with", "for", "from", "by", "of", "to", "during", "about", "into", "onto", "inside",
+                 "outside", "near", "around", "through", "toward", "towards"}
 _RUN_BREAKS = _PREPOSITIONS | {"and", "or", "did", "do", "does", "was", "were", "is", "are", "i", "my", "me", "the", "a", "an",
                                "what", "which", "how", "many", "much", "when", "that", "than", "had", "have", "has",
                                "log", "logged", "take", "took", "get", "got", "any", "all", "across", "overall", "per",

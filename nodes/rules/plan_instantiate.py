@@ -239,6 +239,10 @@ def _instantiate_share(question: str, periods: list[Period], tables: list[dict[s
     if not condition:
         return None
     scope = period_filters(periods) + (subset_filters(scope_text, [], table) if scope_text else [])
+    # "of the days where I mentioned my mood, what share ... stressed": the population is the
+    # rows that say a mood at all, not every row
+    scope += [{"column": f["column"], "op": "not_null"} for f in condition
+              if f["op"] in ("=", "in") and f["column"] != "captions" and _said(scope_text, f["column"])]
     quantity = _shared_quantity(scope_text, table)
     return "Compute", {"table": table["name"], "target": quantity, "operator": "share" if quantity == "*" else "share_of_sum",
                        "column_filters": scope, "condition": condition}
