@@ -78,7 +78,8 @@ def fill_slots(sql: SqlStore, memory_id: str, resolver: AttributeResolver, round
     # a slot named by a value of a discovered field ("looked ollun", "rather ollun") is no field
     values = {k for f in terms.fields_ for k in f.values}
     model.drop([s.name for s in model.slots_.values() if content_stem(s.name) in values])
-    if not model.slots_ and not model.values_ and not terms.fields_ and not categories:
+    counted = _counted_categories(by_record.values())
+    if not model.slots_ and not model.values_ and not terms.fields_ and not categories and not counted:
         return batch, {}
     found: dict[tuple[str, int], list[ObservationRecord]] = {}
     for key, group in by_record.items():
@@ -91,6 +92,9 @@ def fill_slots(sql: SqlStore, memory_id: str, resolver: AttributeResolver, round
         read = [(categories[o.attribute][0], o.label.replace("_", " ")) for o in group
                 if o.value_num is not None and o.attribute in categories and o.label in categories[o.attribute][1]]
         read += [(name, without_name(value, name)) for name, value, _a, _b in [*model.transform(text, have), *terms.transform(text, have)]]
+        # "picked 3 courgettes" made a count named after the courgettes: where "Crop: Courgettes" is
+        # stated elsewhere, the noun is the record's crop
+        read += [counted[_counted_noun(o)] for o in group if o.value_num is not None and not o.unit and _counted_noun(o) in counted]
         for name, value in read:
             if value.strip().lower() in stated:
                 continue  # a value the record states under a name of its own (merged below, by values)
@@ -163,8 +167,59 @@ def _app_names(texts: Iterable[str]) -> set[str]:
 
 
 def _is_label(o: ObservationRecord, measured_names: set[str]) -> bool:
+    """A text value that is the name of a measured field, read as a value by mistake - unless the
+    text states it under a label of its own ("Crop: Runner beans" is a crop even where "picked 31
+    runner beans" made a count named after it)."""
     return o.value_num is None and bool(o.value_text) and o.attribute not in DEFAULT_CONTEXT_ATTRIBUTES \
-        and snake_case(o.value_text) in measured_names
+        and snake_case(o.value_text) in measured_names and not _stated_under_label(o)
+
+
+def _stated_under_label(o: ObservationRecord) -> bool:
+    """Is the value written under its own label - "Crop: Runner beans", or a table whose header
+    says "Crop"? An inferred name ("merchant" of "Seelvin €20.12") is written nowhere."""
+    names = {(o.label or "").replace("_", " ").strip().lower(), o.attribute.replace("_", " ").lower()} - {""}
+    text = f"{o.raw or ''} {o.context or ''}".lower()
+    return any(re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", text) for n in names)
+
+
+def _phrase_stem(name: str) -> str:
+    return " ".join(content_stem(w) for w in re.split(r"[_\s]+", name.strip()) if w)
+
+
+_NUMBER_THEN_WORDS = re.compile(r"^\s*[x×]?\s*\d[\d.,]*\s+([A-Za-z][A-Za-z'’ -]{0,40})$")
+
+
+def _counted_noun(o: ObservationRecord) -> str:
+    """What a count read as "3 courgettes" counts, as a stem ("courgette"), else ""."""
+    m = _NUMBER_THEN_WORDS.match(o.raw or "")
+    return _phrase_stem(m.group(1)) if m else ""
+
+
+#: A categorical field whose values can name counts holds at least this many distinct values.
+COUNTED_MIN_VALUES = 2
+
+
+def _counted_categories(groups: Iterable[list[ObservationRecord]]) -> dict[str, tuple[str, str]]:
+    """Values of text fields that the memory states under their own label ("Crop: Courgettes"),
+    by stem: {"courgette": ("crop", "Courgettes")}, each with the form written most often. A count
+    named after one of them ("picked 3 courgettes" read as ``courgette`` = 3) is a record of that
+    value."""
+    forms: dict[str, dict[str, Counter]] = defaultdict(lambda: defaultdict(Counter))
+    for group in groups:
+        for o in group:
+            if o.value_num is None and o.value_text and o.attribute not in DEFAULT_CONTEXT_ATTRIBUTES \
+                    and not o.source.startswith(SLOT_SOURCE + ":") and _stated_under_label(o):
+                value = o.value_text.strip()
+                if 0 < len(value) <= 40 and not any(ch.isdigit() for ch in value):
+                    forms[o.attribute][_phrase_stem(value)][value] += 1
+    out: dict[str, tuple[str, str]] = {}
+    for field, stems in forms.items():
+        if len(stems) < COUNTED_MIN_VALUES:
+            continue
+        for stem, written in stems.items():
+            if stem and stem not in out:
+                out[stem] = (field, written.most_common(1)[0][0])
+    return out
 
 
 def _renamed(o: ObservationRecord, names: dict[str, str]) -> ObservationRecord:
@@ -186,12 +241,14 @@ def _constant_labels(by_record: dict[tuple[str, int], list[ObservationRecord]],
     (the word, the measured attribute it stands before most often)."""
     values: dict[str, Counter] = defaultdict(Counter)
     before: dict[str, Counter] = defaultdict(Counter)
+    stated: Counter = Counter()  # "Type: billable" in every row of a timesheet: a value under its own label
     for key in set(by_record) | set(found):
         group = [*by_record.get(key, ()), *found.get(key, ())]
         for o in group:
             if o.value_num is None and o.value_text and o.attribute not in DEFAULT_CONTEXT_ATTRIBUTES:
                 v = o.value_text.strip().lower()
                 values[o.attribute][v] += 1
+                stated[o.attribute] += _stated_under_label(o)
                 text = (o.context or "").lower()
                 for m in (x for x in group if x.value_num is not None and x.raw):
                     at = text.find(m.raw.lower())
@@ -201,7 +258,7 @@ def _constant_labels(by_record: dict[tuple[str, int], list[ObservationRecord]],
     for attribute, counts in values.items():
         total = sum(counts.values())
         value, n = counts.most_common(1)[0]
-        if total >= LABEL_MIN and n >= LABEL_SHARE * total:
+        if total >= LABEL_MIN and n >= LABEL_SHARE * total and stated[attribute] < 0.5 * total:
             out[attribute] = (value, before[attribute].most_common(1)[0][0] if before[attribute] else "")
     return out
 

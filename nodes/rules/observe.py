@@ -648,8 +648,11 @@ def _read_header_tables(units: list[_Unit]) -> None:
             while j < len(units) and units[j].part == units[i].part and not re.search(r"\d", units[j].text) \
                     and len(units[j].text.split()) <= 2:
                 j += 1  # "Rows:"
+            # the first row may leave a cell blank: a row of the block shows the full width
             sep = next((x for x in _TABLE_SEPARATORS if j < len(units) and units[j].part == units[i].part
-                        and len(_cells_of(units[j].text, x)) == len(described)), None)
+                        and len(described) - 1 <= len(_cells_of(units[j].text, x)) <= len(described)
+                        and any(len(_cells_of(units[k].text, x)) == len(described)
+                                for k in range(j, len(units)) if units[k].part == units[i].part)), None)
             if sep is None:
                 i += 1
                 continue
@@ -662,14 +665,16 @@ def _read_header_tables(units: list[_Unit]) -> None:
             names = [units[i].text[a:b].strip(" :") for a, b in labels]
             j = i + 1
         first = j
-        kinds: list[str] | None = None  # what each column holds, from the first full row
+        # what each column holds, from the first full row (a row before it may be a cell short)
+        kinds = next(([_cell_kind(units[k], a, b) for a, b in _cells_of(units[k].text, sep)]
+                      for k in range(j, len(units)) if units[k].part == units[i].part and units[k].observing
+                      and len(_cells_of(units[k].text, sep)) == len(names)), None)
         while j < len(units) and units[j].part == units[i].part and units[j].observing:
             row = units[j]
             cells = _cells_of(row.text, sep)
             if not re.search(r"\d", row.text):
                 break
             if len(cells) == len(names):
-                kinds = kinds or [_cell_kind(row, a, b) for a, b in cells]
                 named = names
             elif len(cells) == len(names) - 1 and kinds is not None \
                     and (gap := _missing_column([_cell_kind(row, a, b) for a, b in cells], kinds)) is not None:
