@@ -179,3 +179,14 @@ def test_a_share_whose_scope_names_the_condition_column_is_among_the_rows_that_s
     # a share of every row when the question does not scope it by the column
     got = args("What percentage of my days was I drashy?")
     assert not any(f["op"] == "not_null" for f in got["column_filters"])
+
+
+def test_a_word_no_record_says_after_the_records_noun_is_a_verb_not_the_noun() -> None:
+    vocab = {"tending": 30, "thrn": 60, "morning": 12}
+    table = _table({}, vocab, rows=60)
+    # "a single tending run to ...": "run" is said by no record, so "tending" is what is counted
+    assert mention_filters("On which days did a single tending run to an hour or more?", [], table) == []
+    # a word the records do say stays the noun, and the modifier before it names a subset
+    vocab["session"] = 25
+    got = mention_filters("On which days did a single morning session go past an hour?", [], table)
+    assert got == [{"column": "captions", "op": "mentions", "value": "morning"}]

@@ -253,6 +253,10 @@ def mention_filters(question: str, periods: list[Period], table: dict[str, Any],
             continue
         names = [w for w in words if w[0].isupper() or any(ch.isdigit() for ch in w)]
         if prep == "population" and not whole:
+            # "a single tending run to an hour": a word no record says ends the run as a verb
+            # would, and the record's noun is the word before it
+            while len(words) > 1 and not words[-1][0].isupper() and _rows_saying(vocab, words[-1]) == 0:
+                words = words[:-1]
             if word_stem(words[-1].lower()) in column_words or canonical_unit(words[-1].lower()) is not None \
                     or words[-1].lower() in _MEASURE_NOUNS:
                 continue  # "my run distance": what is measured, of the table's own records
