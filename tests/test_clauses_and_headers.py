@@ -122,3 +122,8 @@ def test_of_two_words_before_a_slots_noun_the_one_written_with_it_elsewhere_is_t
     got = model.transform(text)
     assert [(a, v) for a, v, _, _ in got] == [("flank", "dastic")]
     assert text[got[0][2]:got[0][3]] == "dastic"
+
+
+def test_a_conjunction_after_a_value_is_no_label_of_it() -> None:
+    got = records("Quorl done, 40 minutes while the kettle boiled.")
+    assert got and "while" not in got[0] and 40.0 in got[0].values()

@@ -190,3 +190,30 @@ def test_a_word_no_record_says_after_the_records_noun_is_a_verb_not_the_noun() -
     vocab["session"] = 25
     got = mention_filters("On which days did a single morning session go past an hour?", [], table)
     assert got == [{"column": "captions", "op": "mentions", "value": "morning"}]
+
+
+def test_how_many_days_i_logged_anything_counts_the_days_of_the_table_holding_most_records() -> None:
+    from adamm.nodes.rules.plan_instantiate import instantiate
+    from adamm.nodes.rules.plan_intent import detect_intent
+
+    class Blank:
+        def encode(self, texts: list[str]) -> Any:
+            import numpy as np
+            return np.zeros((len(texts), 8))
+
+    tables = [{"name": "entry_log", "rows": 57, "columns": [{"name": "vrell", "type": "float", "unit": "h"}]},
+              {"name": "grost_log", "rows": 9, "columns": [{"name": "grost", "type": "float", "unit": "USD"}]}]
+    q = "On how many different days did I log any work?"
+    got = instantiate(0, "Compute", q, [], detect_intent(q, [], tables), {"tables": tables}, [], Blank())
+    assert got is not None and got[1]["table"] == "entry_log"
+    assert got[1]["target"] == "date" and got[1]["operator"] == "count_distinct"
+    tables[1]["rows"] = 30  # no table holds most of the log: no guess
+    assert instantiate(0, "Compute", q, [], detect_intent(q, [], tables), {"tables": tables}, [], Blank()) is None
+
+
+def test_the_word_after_the_questions_subject_is_its_verb_no_subset() -> None:
+    vocab = {"sent": 6, "grost": 5, "vrell": 14, "drellits": 7}
+    table = _table({}, vocab, rows=14)
+    got = mention_filters("How many vrells have I sent Grost so far?", [], table)
+    assert got == [{"column": "captions", "op": "mentions", "value": "grost"}]
+    assert mention_filters("How many times did I pick drellits?", [], table) == []

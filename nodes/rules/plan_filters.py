@@ -179,6 +179,8 @@ _RUN_BREAKS = _PREPOSITIONS | {"and", "or", "did", "do", "does", "was", "were", 
                                "smallest", "more", "less", "higher", "lower", "list", "value", "values", "number", "kind"}
 
 
+#: Subject pronouns: the word right after one in a question is its verb ("did I *pick*", "have we *sent*").
+_SUBJECTS = {"i", "we", "you", "he", "she", "they"}
 _POPULATION = {"a", "an", "any", "each", "every", "per", "my", "one", "single", "mine", "all"}
 #: Comparatives and common verbs of questions end a run of words ("a ride *shorter* than", "a reading *show*").
 _COMPARATIVE_VERBS = set("""shorter longer higher lower bigger smaller faster slower cheaper pricier heavier lighter greater
@@ -218,7 +220,7 @@ def mention_filters(question: str, periods: list[Period], table: dict[str, Any],
     # only by a stored value (value_filters), never by the records' words
     text = mask(text, [m.span("obj") for m in _SPENT_ON.finditer(text)])
     tokens = [t for t in re.findall(r"[A-Za-z][A-Za-z0-9'’]*(?:-[A-Za-z][A-Za-z0-9'’]*)*|\d+[A-Za-z]*|[.,;:?!]", text)
-              if len(t) > 1 or t in ".,;:?!"]
+              if len(t) > 1 or t in ".,;:?!" or t == "I"]
     column_words = {word_stem(w) for c in table["columns"] for n in [c["name"], *(c.get("aliases") or [])]
                     for w in " ".join(ABBREVIATIONS.get(x, x) for x in n.split("_")).split()} | {word_stem(w) for w in skip}
     # "on runs" over ``run_log``: what every row is, no subset of them
@@ -251,6 +253,10 @@ def mention_filters(question: str, periods: list[Period], table: dict[str, Any],
     for words, prep, joined in runs:
         if joined:
             continue
+        if prep in _SUBJECTS and not words[0][0].isupper():
+            words = words[1:]  # "have I sent Halvorsen": the word after the subject is its verb
+            if not words:
+                continue
         names = [w for w in words if w[0].isupper() or any(ch.isdigit() for ch in w)]
         if prep == "population" and not whole:
             # "a single tending run to an hour": a word no record says ends the run as a verb

@@ -116,6 +116,10 @@ def instantiate(step: int, tool: str, question: str, periods: list[Period], inte
     kind = intent.kind
     if kind == "compute" and intent.operator == "count":
         target = choose_table(encoder, question, periods, tables)
+        if (target is None or target.score < MIN_COLUMN_SCORE) and _DAYS_COUNTED.search(question):
+            # "on how many days did I log any work": no table named, the days of the log's own
+            # records - the table holding most of them
+            target = _dominant_table(tables)
         if target is None or target.score < MIN_COLUMN_SCORE:
             return None
         table = next(t for t in tables if t["name"] == target.table)
@@ -200,6 +204,16 @@ def instantiate(step: int, tool: str, question: str, periods: list[Period], inte
         return "Compute", {"table": target.table, "target": target.column if intent.operator != "count" else "*",
                            "operator": intent.operator, "column_filters": side + shared}
     return None
+
+
+def _dominant_table(tables: list[dict[str, Any]]) -> Target | None:
+    """The table with at least :data:`DOMINANT_ROWS` times the rows of any other, if one is."""
+    ranked = sorted(tables, key=lambda t: -int(t.get("rows") or 0))
+    if not ranked or not ranked[0].get("rows"):
+        return None
+    if len(ranked) > 1 and int(ranked[0]["rows"]) < DOMINANT_ROWS * int(ranked[1].get("rows") or 0):
+        return None
+    return Target(ranked[0]["name"], "*", None, MIN_COLUMN_SCORE, ranked[0]["columns"])
 
 
 #: A table with at least this many times the rows of the next one holding a unit's dimension

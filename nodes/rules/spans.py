@@ -206,6 +206,7 @@ _SCORE = re.compile(r"\bscore\s*:?\s*(?P<a>\d{1,2})\s?[-–:]\s?(?P<b>\d{1,2})(?
 _LABEL_STOP = frozenset("""a an the my his her their our your its this that these those of at on in to for with by
 from and or but was were is are be been has had have got did do does it i me we you he she they
 about around approx approx. roughly nearly almost just only over under than then so also too though again anyway still said says
+while whilst because since until till although unless whereas
 reads read shows show showed shown showing came went took take makes made gave give get
 today yesterday tonight morning evening afternoon night last this next week weekend day
 monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs fri""".split())
