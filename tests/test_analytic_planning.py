@@ -579,3 +579,25 @@ def test_a_word_that_names_a_column_and_a_category_value_asks_for_the_column() -
     # a value that names no column still selects its rows
     assert subset_filters("How long were my meditation sessions on average?", [], table, "duration") == [
         {"column": "kind", "op": "=", "value": "meditation"}]
+
+
+def test_what_how_many_counts_is_the_target_whatever_the_condition_names() -> None:
+    from adamm.nodes.backends import backends as _backends
+    from adamm.nodes.rules.plan_targets import choose_target
+
+    cols = [{"name": "vrelle", "type": "float", "unit": None}, {"name": "sleep", "type": "float", "unit": "h"},
+            {"name": "meditation", "type": "float", "unit": "min"}]
+    tables = [{"name": "day_log", "rows": 40, "columns": cols}]
+    enc = _backends(Context()).text_encoder
+    got = choose_target(enc, "On days when I'd slept under 6 hours, how many vrelles did I have on average?", [], tables)
+    assert got is not None and got.column == "vrelle"
+    assert choose_target(enc, "How long did I sleep on average on days with 4 vrelles?", [], tables).column == "sleep"
+
+
+def test_a_singular_and_its_plural_share_a_stem() -> None:
+    from adamm.nodes.rules.plan_words import word_stem
+
+    for one, many in [("vrelle", "vrelles"), ("ride", "rides"), ("glass", "glasses"), ("box", "boxes"),
+                      ("tomato", "tomatoes"), ("reading", "readings"), ("party", "parties")]:
+        assert word_stem(one) == word_stem(many), (one, many)
+    assert word_stem("wines") != word_stem("wins")  # a short stem keeps its final "e"

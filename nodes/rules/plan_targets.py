@@ -98,6 +98,10 @@ def choose_target(encoder: Any, question: str, periods: list[Period], tables: li
     q = vecs[0]
     fstems = {word_stem(w) for w in focus}
     said = {t["name"]: len(fstems & _table_stems(t)) / len(fstems) for t in tables}
+    # "how many coffees did I have on average, on days I slept under 6 hours": what "how many"
+    # counts is the target, whatever the condition names
+    many = _HOW_MANY.search(question)
+    counted = {word_stem(w.lower()) for w in many.groups() if w} if many else set()
     best: Target | None = None
     for (t, c), phrase, v in zip(pairs, phrases, vecs[1:]):
         pstems = {word_stem(w) for w in tokenize(phrase)}
@@ -118,7 +122,7 @@ def choose_target(encoder: Any, question: str, periods: list[Period], tables: li
         score = (float(np.dot(q, v)) + 0.35 * overlap + 0.25 * name_hit + 0.25 * name_precision + 0.2 * said[t["name"]]
                  + _value_bonus(question, t) + _unit_bonus(asked_units, c.get("unit"))
                  + ((0.3 if paid else 0.15) if money and (dimension_of(c.get("unit")) or "").startswith("currency:") else 0.0)
-                 + length(t, c))
+                 + length(t, c) + (HOW_MANY_BONUS if counted & name else 0.0))
         if best is None or score > best.score:
             best = Target(t["name"], c["name"], c.get("unit"), score, t["columns"])
     if best is not None and paid and not (dimension_of(best.unit) or "").startswith(("currency:", "price:")):
@@ -127,6 +131,12 @@ def choose_target(encoder: Any, question: str, periods: list[Period], tables: li
         if money_col is not None:
             best = Target(best.table, money_col["name"], money_col.get("unit"), best.score, best.columns)
     return best
+
+
+#: "how many <noun>" / "how many <word> <noun>"
+_HOW_MANY = re.compile(r"\bhow\s+many\s+([A-Za-z-]+)(?:\s+([A-Za-z-]+))?", re.I)
+#: The score a column gains when "how many" counts its name.
+HOW_MANY_BONUS = 0.4
 
 
 def _asked_units(question: str) -> set[str]:

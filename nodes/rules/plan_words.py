@@ -123,14 +123,21 @@ def strip_comparisons(text: str) -> str:
 
 
 def word_stem(word: str) -> str:
-    """A word without its inflection, so question words meet column names ("readings" -> "read")."""
+    """A word without its inflection, so question words meet column names ("readings" -> "read"),
+    and without a final silent "e", so a singular meets its plural ("coffee" / "coffees",
+    "ride" / "rides" / "riding")."""
+    stem = word
     for suffix in ("ings", "ing", "ies", "es", "ed", "s"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            if suffix == "s" and word.endswith("ss"):
+                break  # "glass", "class": no plural
+            if suffix == "es" and not word[:-2].endswith(("s", "x", "z", "ch", "sh", "o")):
+                suffix = "s"  # "coffees", "rides": the plural of a word ending in "e"
             stem = word[: -len(suffix)] + ("y" if suffix == "ies" else "")
             if suffix in ("ings", "ing", "ed") and len(stem) >= 3 and stem[-1] == stem[-2] and stem[-1] not in "lsz":
                 stem = stem[:-1]  # "running" / "shopped": the doubled consonant of the stem
-            return stem
-    return word
+            break
+    return stem[:-1] if len(stem) > 4 and stem.endswith("e") else stem  # not "wine" -> "win"
 
 
 def focus_words(question: str, periods: list[Period], named: list[str] | None = None) -> list[str]:
