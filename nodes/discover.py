@@ -29,7 +29,7 @@ from adamm.nodes.rules.slots import SlotModel, content_stem
 from adamm.nodes.rules.terms import GENERIC_NAMES, KIND_WORDS, TermFields, labels_as_values
 from adamm.stores.attributes import AttributeResolver, Known, abbreviated, ranges_overlap
 from adamm.stores.mining import DEFAULT_CONTEXT_ATTRIBUTES
-from adamm.stores.quantities import snake_case
+from adamm.stores.quantities import WORD_NUMBERS, snake_case
 from adamm.stores.records import Round
 from adamm.stores.sql import SqlStore, is_identifier
 from adamm.stores.sql_models import ObservationRecord
@@ -79,7 +79,8 @@ def fill_slots(sql: SqlStore, memory_id: str, resolver: AttributeResolver, round
     values = {k for f in terms.fields_ for k in f.values}
     model.drop([s.name for s in model.slots_.values() if content_stem(s.name) in values])
     counted = _counted_categories(by_record.values())
-    if not model.slots_ and not model.values_ and not terms.fields_ and not categories and not counted:
+    worded = _counted_in_digits(by_record.values())
+    if not model.slots_ and not model.values_ and not terms.fields_ and not categories and not counted and not worded:
         return batch, {}
     found: dict[tuple[str, int], list[ObservationRecord]] = {}
     for key, group in by_record.items():
@@ -107,6 +108,15 @@ def fill_slots(sql: SqlStore, memory_id: str, resolver: AttributeResolver, round
                 memory_id=memory_id, round_id=first.round_id, attribute=attr, value_num=None, value_text=value[:200],
                 unit=None, raw=value[:400], source=f"{SLOT_SOURCE}:{name}", observed_at=first.observed_at,
                 record=first.record, context=first.context))
+        # "three coffees" where the memory writes "4 coffees" as a count of coffee
+        for attr, value, raw in _worded_counts(text, worded):
+            if attr not in have:
+                have.append(attr)
+                first = group[0]
+                new.append(ObservationRecord.model_construct(
+                    memory_id=memory_id, round_id=first.round_id, attribute=attr, value_num=value, value_text=None,
+                    unit=None, raw=raw, source=f"{SLOT_SOURCE}:{attr}", observed_at=first.observed_at,
+                    record=first.record, context=first.context))
         if new:
             found[key] = new
     labels = _constant_labels(by_record, found)
@@ -193,6 +203,42 @@ def _counted_noun(o: ObservationRecord) -> str:
     """What a count read as "3 courgettes" counts, as a stem ("courgette"), else ""."""
     m = _NUMBER_THEN_WORDS.match(o.raw or "")
     return _phrase_stem(m.group(1)) if m else ""
+
+
+#: A noun is counted by the memory when at least this many records write "<digits> <noun>" as
+#: a unitless value of one measured field.
+WORDED_MIN = 2
+_DIGITS_THEN_NOUN = re.compile(r"^\s*\d+\s+([A-Za-z][A-Za-z'’-]+)\s*$")
+_WORDED = re.compile(r"(?<![\w-])(" + "|".join(sorted(WORD_NUMBERS, key=len, reverse=True)) + r"|zero|no)\s+([A-Za-z][A-Za-z'’-]+)", re.I)
+
+
+def _counted_in_digits(groups: Iterable[list[ObservationRecord]]) -> dict[str, str]:
+    """Nouns the memory counts in digits ("4 coffees" read as ``coffee`` = 4), by stem: {"coffee":
+    "coffee"} - the measured field each count belongs to."""
+    seen: dict[str, Counter] = defaultdict(Counter)
+    for group in groups:
+        for o in group:
+            if o.value_num is not None and not o.unit and not o.source.startswith(SLOT_SOURCE + ":"):
+                m = _DIGITS_THEN_NOUN.match(o.raw or "")
+                if m:
+                    seen[content_stem(m.group(1))][o.attribute] += 1
+    return {stem: attrs.most_common(1)[0][0] for stem, attrs in seen.items()
+            if sum(attrs.values()) >= WORDED_MIN and attrs.most_common(1)[0][1] >= 0.8 * sum(attrs.values())}
+
+
+def _worded_counts(text: str, counted: dict[str, str]) -> list[tuple[str, float, str]]:
+    """The counts a record's text writes in words of nouns the memory counts in digits ("three
+    coffees", "no coffee"): (field, value, raw), each field once - a field said twice in words is
+    left alone (which of the two is the record's is not told)."""
+    if not counted or not text:
+        return []
+    found: dict[str, list[tuple[float, str]]] = defaultdict(list)
+    for m in _WORDED.finditer(text):
+        attr = counted.get(content_stem(m.group(2)))
+        if attr is not None:
+            word = m.group(1).lower()
+            found[attr].append((float(WORD_NUMBERS.get(word, 0)), m.group(0)))
+    return [(attr, hits[0][0], hits[0][1]) for attr, hits in found.items() if len(hits) == 1]
 
 
 #: A categorical field whose values can name counts holds at least this many distinct values.

@@ -60,3 +60,18 @@ def test_a_described_table_whose_first_row_leaves_a_cell_blank_is_still_read() -
     assert [x.get("kind") for x in recs] == KINDS
     assert [x.get("qty") for x in recs] == [None, 20.0, 34.0]  # the blank Qty stays blank, not the weight
     assert [x.get("weight") for x in recs] == [3.35, 249.0, 787.0]  # kg and g: converted per column later
+
+
+def test_a_count_written_in_words_is_read_where_the_memory_counts_that_noun_in_digits() -> None:
+    from adamm.nodes.discover import _counted_in_digits, _worded_counts
+
+    digits = [[_obs("vrelle", "4 vrelles", "4 vrelles by noon", num=4.0)],
+              [_obs("vrelle", "2 vrelles", "Only 2 vrelles today", num=2.0)],
+              [_obs("brox", "3 kids", "3 kids asleep", num=3.0, source="user_text[0:6]")]]
+    counted = _counted_in_digits(digits)
+    assert counted == {"vrelle": "vrelle"}  # "kids" counted once in digits: no evidence
+    assert _worded_counts("Grost situation: three vrelles, mood flat.", counted) == [("vrelle", 3.0, "three vrelles")]
+    assert _worded_counts("Zero vrelle today.", counted) == [("vrelle", 0.0, "Zero vrelle")]
+    assert _worded_counts("Two kids and a dog.", counted) == []  # a noun the memory never counts
+    # said twice in words: which one is the record's is not told
+    assert _worded_counts("Two vrelles, then three vrelles more.", counted) == []

@@ -36,3 +36,12 @@ def test_a_memory_without_tables_does_not_quote_chit_chat_for_an_average(home) -
         answer = mem.ask(question).answer
         assert answer.startswith((NOT_COMPUTED, NOT_MENTIONED)), answer
     assert mem.ask("How much vrell did I log in total?").answer.startswith(NOT_COMPUTED)  # it read a round, and says so
+
+
+def test_a_list_of_days_no_table_row_matches_says_so_instead_of_quoting_a_round() -> None:
+    question = "On which days did a vrell run to 300 qz or more?"
+    calls = [{"tool": "Filter", "ok": True, "args": {"table": "vrell_log"}, "summary": {"table": "vrell_log", "matched": 0}}]
+    answer, cited = compose(question, [], CHATTY, calls)
+    assert answer.startswith("None: no logged day matches") and "vrell_log" in answer and cited == []
+    # without a table searched, the rounds still answer
+    assert not compose(question, [], CHATTY, [])[0].startswith("None:")

@@ -112,6 +112,13 @@ def compose(question: str, periods: list[Period], evidence: list[dict[str, Any]]
             return f"0 ({agg['table']} has no matching records{_period_note(periods)})", [agg["unit_id"]]
     if rows:
         return _rows(intent, rows, calls, question), [u["unit_id"] for u in rows]
+    empty = next((c for c in reversed(calls) if c.get("ok") and c.get("tool") == "Filter"
+                  and (c.get("summary") or {}).get("matched") == 0), None)
+    if empty is not None and intent.kind == "filter_days":
+        # "on which days did I ...": a table was searched and no logged day matches - that is
+        # the answer, not the nearest sentence of the chat
+        table = (empty.get("summary") or {}).get("table") or (empty.get("args") or {}).get("table") or "the log"
+        return f"None: no logged day matches ({table} has no matching records{_period_note(periods)})", []
     if retrieved:
         answer, cited = read_answer(question, retrieved, known=known)
         if intent.kind in COMPUTED and intent.operator in AGGREGATES and answer != NOT_MENTIONED \
