@@ -89,7 +89,7 @@ _WEEKDAYS = {name.lower(): i for i, name in enumerate(calendar.day_name)}
 _ORDINAL_WEEK = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3, "4th": 3}
 _NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
                  "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fourteen": 14, "thirty": 30}
-_UNIT_DAYS = {"day": 1, "week": 7}
+_UNIT_DAYS = {"day": 1, "week": 7, "fortnight": 14}
 
 _MONTH_NAMES = "|".join(sorted(_MONTHS, key=len, reverse=True))
 # "May" is also a verb: only the capitalized word, or one next to a day number, names the month.
@@ -109,9 +109,11 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
                          rf"|(?P<e>{_POINT})\s*(?:-|–|—|\bto\b|\bthrough\b)\s*(?P<f>{_POINT}))\b", re.I)),
     ("week_of", re.compile(rf"\b(?:the\s+)?(?P<n>first|1st|second|2nd|third|3rd|fourth|4th|last|final)\s+week\s+(?:of|in)\s+(?P<m>{_MONTH}(?:,?\s+{_YEAR})?)\b", re.I)),
     ("half_of", re.compile(rf"\b(?:the\s+)?(?P<n>first|second|1st|2nd)\s+half\s+(?:of|in)\s+(?P<m>{_MONTH}(?:,?\s+{_YEAR})?)\b", re.I)),
+    ("n_before", re.compile(rf"\b(?:the\s+)?(?P<n>{_COUNT})\s+(?P<u>days?|weeks?|fortnights?)\s+(?:before|leading\s+up\s+to|prior\s+to)\s+"
+                            rf"(?P<p>{_POINT})\b", re.I)),
     ("open", re.compile(rf"\b(?P<w>since|after|before|until|till|through|up\s+to|prior\s+to)\s+(?P<p>{_POINT}|today|yesterday)\b", re.I)),
-    ("last_n", re.compile(rf"\b(?:the\s+)?(?:last|past|previous|preceding)\s+(?P<n>{_COUNT})\s+(?P<u>days?|weeks?|months?)\b", re.I)),
-    ("past_unit", re.compile(r"\b(?:the\s+)?past\s+(?P<u>week|month|year)\b", re.I)),
+    ("last_n", re.compile(rf"\b(?:the\s+)?(?:last|past|previous|preceding)\s+(?P<n>{_COUNT})\s+(?P<u>days?|weeks?|fortnights?|months?)\b", re.I)),
+    ("past_unit", re.compile(r"\b(?:the\s+)?(?:past|last|previous)\s+(?P<u>fortnight)\b|\b(?:the\s+)?past\s+(?P<v>week|month|year)\b", re.I)),
     ("this_last", re.compile(r"\b(?P<w>this|last|previous|the\s+previous)\s+(?P<u>week|month|year)\b", re.I)),
     ("ago", re.compile(rf"\b(?P<n>{_COUNT})\s+(?P<u>days?|weeks?)\s+ago\b", re.I)),
     ("weekday", re.compile(rf"\b(?P<w>on|last)\s+(?P<d>{'|'.join(_WEEKDAYS)})\b", re.I)),
@@ -229,8 +231,16 @@ def _resolve(kind: str, m: re.Match[str], today: date) -> tuple[date | None, dat
         if unit == "month":
             return _add_months(today, -n) + timedelta(days=1), today
         return today - timedelta(days=n * _UNIT_DAYS[unit] - 1), today
+    if kind == "n_before":  # "the 30 days before March 23": up to the day before
+        n, unit = _count(g["n"]), g["u"].lower().rstrip("s")
+        p = _point(g["p"], today)
+        if n <= 0 or p is None:
+            return None
+        return p[0] - timedelta(days=n * _UNIT_DAYS[unit]), p[0] - timedelta(days=1)
     if kind == "past_unit":
-        unit = g["u"].lower()
+        unit = (g["u"] or g["v"]).lower()
+        if unit == "fortnight":
+            return today - timedelta(days=13), today
         if unit == "week":
             return today - timedelta(days=6), today
         if unit == "month":

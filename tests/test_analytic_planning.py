@@ -601,3 +601,18 @@ def test_a_singular_and_its_plural_share_a_stem() -> None:
                       ("tomato", "tomatoes"), ("reading", "readings"), ("party", "parties")]:
         assert word_stem(one) == word_stem(many), (one, many)
     assert word_stem("wines") != word_stem("wins")  # a short stem keeps its final "e"
+
+
+def test_a_fortnight_and_the_days_before_a_stated_day_are_periods() -> None:
+    from datetime import date, datetime
+
+    from adamm.stores.timeexpr import find_periods
+
+    def span(q: str) -> tuple:
+        p = find_periods(q, datetime(2025, 6, 1))[0]
+        return p.start, p.end
+
+    assert span("What was my average vrell over the last fortnight, as of 2025-04-30?") == (date(2025, 4, 17), date(2025, 4, 30))
+    assert span("How much grost in the 30 days before March 23?") == (date(2025, 2, 21), date(2025, 3, 22))
+    assert span("Vrell in the two weeks leading up to April 10, 2025?") == (date(2025, 3, 27), date(2025, 4, 9))
+    assert span("What did I log before March 23?") == (None, date(2025, 3, 22))  # an open range stays open
