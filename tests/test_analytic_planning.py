@@ -616,3 +616,20 @@ def test_a_fortnight_and_the_days_before_a_stated_day_are_periods() -> None:
     assert span("How much grost in the 30 days before March 23?") == (date(2025, 2, 21), date(2025, 3, 22))
     assert span("Vrell in the two weeks leading up to April 10, 2025?") == (date(2025, 3, 27), date(2025, 4, 9))
     assert span("What did I log before March 23?") == (None, date(2025, 3, 22))  # an open range stays open
+
+
+def test_what_was_put_somewhere_over_a_period_adds_up_and_weight_put_on_is_a_change() -> None:
+    from datetime import datetime
+
+    from adamm.nodes.rules.plan_intent import detect_intent
+    from adamm.stores.timeexpr import find_periods
+
+    def intent(q: str) -> tuple:
+        i = detect_intent(q, find_periods(q, datetime(2025, 10, 1)), [])
+        return i.kind, i.operator
+
+    assert intent("How much grost did I put on the lorr in August, in litres?") == ("compute", "sum")
+    assert intent("How much grost did I plonk in March?") == ("compute", "sum")
+    assert intent("How many kilos did I put on between my first and my last weigh-in?") == ("compute", "delta")
+    assert intent("How many games did I lose in March?") == ("compute", "count")  # a count lost, no change
+    assert intent("How much did I weigh in March?") != ("compute", "sum")

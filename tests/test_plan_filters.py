@@ -217,3 +217,37 @@ def test_the_word_after_the_questions_subject_is_its_verb_no_subset() -> None:
     got = mention_filters("How many vrells have I sent Grost so far?", [], table)
     assert got == [{"column": "captions", "op": "mentions", "value": "grost"}]
     assert mention_filters("How many times did I pick drellits?", [], table) == []
+
+
+def test_which_days_in_a_period_i_logged_something_lists_the_days_of_its_rows() -> None:
+    from adamm.nodes.rules.plan_instantiate import instantiate
+    from adamm.nodes.rules.plan_intent import detect_intent
+    from adamm.stores.timeexpr import find_periods
+    from datetime import datetime
+
+    class Blank:
+        def encode(self, texts: list[str]) -> Any:
+            import numpy as np
+            return np.ones((len(texts), 8))
+
+    tables = [{"name": "entry_log", "rows": 57, "columns": [{"name": "vrell", "type": "float", "unit": "h"}]}]
+    q = "Which days in the week of April 14-20, 2025 did I log vrell?"
+    periods = find_periods(q, datetime(2025, 6, 1))
+    got = instantiate(0, "Filter", q, periods, detect_intent(q, periods, tables), {"tables": tables}, [], Blank())
+    assert got is not None and got[0] == "Filter"
+    assert got[1]["column_filters"] == [{"column": "date", "op": "between", "value": ["2025-04-14", "2025-04-20"]}]
+    # no period, no condition: no list of every day
+    q = "Which days did I log vrell?"
+    assert instantiate(0, "Filter", q, [], detect_intent(q, [], tables), {"tables": tables}, [], Blank()) is None
+
+
+def test_a_stored_value_that_reads_like_an_extreme_is_no_extreme() -> None:
+    from adamm.nodes.rules.plan_intent import detect_intent
+
+    table = {"name": "brox_log", "rows": 40, "columns": [
+        {"name": "brox", "type": "float", "unit": "g"},
+        {"name": "kind", "type": "text", "filled": 40, "values": ["drellits", "mopples"], "counts": {"drellits": 20, "mopples": 20}},
+        {"name": "lorr", "type": "text", "filled": 40, "values": ["top lorr", "east lorr"], "counts": {"top lorr": 22, "east lorr": 18}}]}
+    # "top" of the stored "top lorr" asks for no maximum: the kinds are listed
+    assert detect_intent("Which kinds have I plucked from the top lorr?", [], [table]).kind == "values"
+    assert detect_intent("Which kind gave my top brox?", [], [table]).kind != "values"

@@ -18,7 +18,7 @@ from adamm.nodes.rules.plan_events import AROUND, FACT_REF, event_bound, fact_co
 from adamm.nodes.rules.plan_filters import (condition_filters, link_column, mention_filters, first_words, names_the_records, period_filters, short_name,
                                              subset_filters,
                                              value_filters, value_pattern, with_one_units)
-from adamm.nodes.rules.plan_intent import DAY_OF, MIN, RANGE_WORDS, SHARE_SPLIT, TREND, WHICH_NOUN, Intent, lists_values
+from adamm.nodes.rules.plan_intent import DAY_OF, MIN, RANGE_WORDS, SHARE_SPLIT, TREND, WHICH_NOUN, Intent, lists_values, without_values
 from adamm.nodes.rules.plan_targets import choose_table, choose_target
 from adamm.nodes.rules.plan_words import ASKS_NAME, GROUP, GROUP_MONTH, WHICH_CALENDAR, has_comparison, mask, word_stem
 from adamm.stores.bm25 import tokenize
@@ -188,8 +188,9 @@ def instantiate(step: int, tool: str, question: str, periods: list[Period], inte
                            "column_filters": base + condition_filters(question, periods, target)}
     if kind == "filter_days":
         conditions = condition_filters(question, periods, target) if target.column != "date" else []
-        if not conditions and not subset_filters(question, periods, table, tables=tables):
-            return None
+        if not conditions and not subset_filters(question, periods, table, tables=tables) \
+                and not any(p.start or p.end for p in periods):
+            return None  # "which days in the week of April 14 did I log time": the days of that week's rows
         return "Filter", {"table": target.table, "column_filters": base + conditions, "result_budget": 10}
     if kind == "trend":
         return "Compute", {"table": target.table, "target": target.column, "operator": "trend", "column_filters": base}
@@ -291,7 +292,7 @@ def _instantiate_values(question: str, periods: list[Period], tables: list[dict[
                         encoder: Any) -> tuple[str, dict[str, Any]] | None:
     """"Which routes did I ride in June?": the column's distinct values in scope, as groups
     counted (every group is listed), from the table the question's words fit best."""
-    noun = lists_values(question, periods) or ""
+    noun = lists_values(without_values(question, tables), periods) or ""
     holders = [t for t in tables if called_text_column(t, noun)] or [t for t in tables if names_column(t, noun)]
     if not holders:
         return None

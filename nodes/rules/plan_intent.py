@@ -70,7 +70,15 @@ _DELTA = re.compile(
     r"\bnet\s+(?:change|gain|loss)\b|\b(?:change[ds]?|difference)\s+(?:since|from\s+(?:the\s+)?(?:first|start|beginning))\b"
     r"|\bhow\s+much\s+(?:did|has|have|had)\s+(?:my\s+|the\s+|our\s+)?(?:[a-z-]+\s+){0,3}?"
     r"(?:change[d]?|drop(?:ped)?|rise[n]?|rose|go(?:ne)?\s+(?:up|down)|went\s+(?:up|down)|fall(?:en)?|fell|increase[d]?|decrease[d]?|improve[d]?)\b"
-    r"|\bhow\s+much\s+(?:[a-z]+\s+)?(?:did|have|had)\s+(?:i|we)\s+(?:lose|lost|gain|gained|drop|dropped|put\s+on)\b", re.I)
+    r"|\bhow\s+much\s+(?:[a-z]+\s+)?(?:did|have|had)\s+(?:i|we)\s+(?:lose|lost|gain|gained|drop|dropped|put\s+on(?!\s+(?:the|a|an|my|his|her|their|our|some|each|every)\b))\b", re.I)
+#: "how many kilos did I put on": a change in that unit (a count of games lost is no change)
+_DELTA_UNIT = re.compile(r"\bhow\s+many\s+(?P<u>[a-z]+)\s+(?:did|have|had)\s+(?:i|we)\s+(?:lose|lost|gain|gained|put\s+on)\b"
+                         r"(?!\s+(?:the|a|an|my|his|her|their|our|some|each|every)\b)", re.I)
+
+
+def _asks_delta(text: str) -> bool:
+    m = _DELTA_UNIT.search(text)
+    return _DELTA.search(text) is not None or (m is not None and canonical_unit(m.group("u").lower()) is not None)
 _WHICH_DAY = re.compile(r"\b(?:(?:which|what)\s+(?:day|date|night|morning|evening)|on\s+which\s+day|when)\b", re.I)
 _WHICH_DAYS = re.compile(r"\b(?:(?:which|what)\s+(?:days|dates|nights)|on\s+which\s+days|list\s+(?:the\s+)?days)\b", re.I)
 _FIRST = re.compile(r"\b(first|earliest)\b", re.I)
@@ -107,7 +115,8 @@ def detect_intent(question: str, periods: list[Period], tables: list[dict[str, A
         return Intent("day_of")
     if _SHARE.search(text) and (SHARE_SPLIT.search(text) or re.search(r"\bwin\s+rate\b", text, re.I)):
         return Intent("share", "share")  # "what share of my rides were commutes", not "what % was in range"
-    listed = lists_values(question, periods)
+    # "which crops have I picked from the top bed": a stored value ("top bed") is no extreme
+    listed = lists_values(without_values(question, tables or []), periods)
     if listed and any(called_text_column(t, listed) or names_column(t, listed) for t in tables or []):
         return Intent("values", "count")  # "which routes did I ride that week": the distinct values
     two_sides = " or " in f" {text.lower()} " and (
@@ -126,7 +135,7 @@ def detect_intent(question: str, periods: list[Period], tables: list[dict[str, A
                 _SUM.search(text) or re.search(r"\bcost\b|\bspen[dt]\b", low) or most_of_quantity) else "avg")
         least = bool(re.search(r"\b(least|lowest|fewest|smallest|shortest|slowest|cheapest|weakest|worst|min(?:imum)?)\b", low))
         return Intent("group", op, wants_less=least)
-    if _DELTA.search(text) and len([p for p in periods if p.start or p.end]) < 2 and " or " not in f" {text.lower()} ":
+    if _asks_delta(text) and len([p for p in periods if p.start or p.end]) < 2 and " or " not in f" {text.lower()} ":
         return Intent("compute", "delta")
     if TREND.search(text):
         if len([p for p in periods if p.start or p.end]) >= 2 or any(RANGE_WORDS.match(p.phrase) for p in periods):
@@ -185,7 +194,8 @@ def detect_intent(question: str, periods: list[Period], tables: list[dict[str, A
         return Intent("filter_days")
     if re.search(r"\bhow\s+(?:much|far|long)\b.*\b(?:use|used|spend|spent|consume|consumed|burn|burned|burnt|drink|drank|"
                  r"drive|drove|run|ran|walk|walked|ride|rode|cycle|cycled|read|swim|swam)\b"
-                 r"|\bhow\s+much\s+(?:\w+\s+)?time\b", text, re.I) \
+                 r"|\bhow\s+much\s+(?:\w+\s+)?time\b"
+                 r"|\bhow\s+much\s+(?!did\b|do\b|does\b|have\b|had\b|was\b|is\b)[a-z-]+\s+(?:did|have|had)\s+(?:i|we)\b", text, re.I) \
             and any(p.start and p.end and p.start != p.end for p in periods):  # time adds up, whatever was done with it
         return Intent("compute", "sum")  # "how much electricity did I use in February": all of it
     if any(p.start and p.start == p.end for p in periods) or re.search(r"\bhow\s+(much|long|far|many)\b", text, re.I):
@@ -298,6 +308,17 @@ _SHARE_FRONT = re.compile(rf"\bof\s+(?P<scope>(?:all\s+)?(?:my|the|our|those|the
 
 #: The population, verb and predicate of a share question, in either order.
 SHARE_SPLIT = FirstMatch(_SHARE_BACK, _SHARE_FRONT)
+
+
+def without_values(question: str, tables: list[dict[str, Any]]) -> str:
+    """The question with the stored values it names blanked out (same length, so time-phrase
+    spans still hold)."""
+    out = question
+    for t in tables:
+        for f in value_filters(question, t):
+            for v in (f["value"] if isinstance(f["value"], list) else [f["value"]]):
+                out = re.sub(re.escape(str(v)), lambda m: " " * len(m.group(0)), out, flags=re.I)
+    return out
 
 
 def lists_values(question: str, periods: list[Period]) -> str | None:
