@@ -278,17 +278,7 @@ class _Induction:
         self.sql.put_schema(self.memory_id, sorted(schema), support=self.index.support(schema), table_name=desc.name)
         self.active[schema] = desc.name
         self.touched.add(desc.name)
-        written = self._backfill(schema, desc.name, holders)
-        # the earlier records' categories ride along too: a type found at its fourth record
-        # ("Finished it! 2 out of 5") named its book only in the first three
-        for start in range(0, len(holders), 500):
-            by_round: dict[str, list[ObservationRecord]] = defaultdict(list)
-            for o in self.sql.observations(self.memory_id, list(holders)[start:start + 500]):
-                by_round[o.round_id].append(o)
-            for obs in by_round.values():
-                if schema in self.active:
-                    written += self._widen_by_facets(obs, self._best_by_record(obs))[0]
-        return written
+        return self._backfill(schema, desc.name, holders)
 
     def _evolve(self, old: frozenset[str], new: frozenset[str]) -> int:
         table = self.active.pop(old)
