@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
+from functools import lru_cache
 from collections.abc import Iterable, Sequence
 
 from adamm.nodes.rules.observe import DIMENSION_NAMES, GENERIC_WORDS, MONEY_WORDS, QUALIFIERS
@@ -188,8 +189,22 @@ def _stated_under_label(o: ObservationRecord) -> bool:
     """Is the value written under its own label - "Crop: Runner beans", or a table whose header
     says "Crop"? An inferred name ("merchant" of "Seelvin €20.12") is written nowhere."""
     names = {(o.label or "").replace("_", " ").strip().lower(), o.attribute.replace("_", " ").lower()} - {""}
-    text = f"{o.raw or ''} {o.context or ''}".lower()
-    return any(re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", text) for n in names)
+    return any(_says_word(o.raw or "", n) or _says_word(o.context or "", n) for n in names)
+
+
+@lru_cache(maxsize=65536)
+def _says_word(text: str, word: str) -> bool:
+    """Does ``text`` hold ``word`` (lower case) as whole words, case-insensitively? Cached: the
+    same record texts are asked about on every batch."""
+    low = text.lower()
+    at = low.find(word)
+    while at >= 0:
+        end = at + len(word)
+        if (at == 0 or not (low[at - 1].isalnum() or low[at - 1] in "_-")) and \
+                (end == len(low) or not (low[end].isalnum() or low[end] in "_-")):
+            return True
+        at = low.find(word, at + 1)
+    return False
 
 
 def _phrase_stem(name: str) -> str:
