@@ -13,8 +13,9 @@ Conventions (documented because "last week" has more than one reading):
   "last Monday" (the most recent Monday before today).
 * "this week" = Monday of the current week up to today; "last week" / "the previous week" =
   the previous calendar week, Monday to Sunday; likewise "this/last month" and "this/last year".
-* "the last / past / previous N days|weeks|months" and "the past week|month" = the N units
-  ending today, today included (7 days = today and the 6 days before).
+* "the last / past / previous N days|weeks|fortnights|months", "the past week|month" and "the
+  last fortnight" = the N units ending today, today included (7 days = today and the 6 days
+  before); "the N days|weeks before <day>" = the N units ending the day before it.
 * A month named without a year ("in March") is the most recent March that has begun; a day
   without a year ("on March 4") the most recent March 4 up to today (else a year earlier).
 * "the first / second / third / fourth / last week of March" = days 1-7, 8-14, 15-21, 22-28,

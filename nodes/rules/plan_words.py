@@ -124,8 +124,8 @@ def strip_comparisons(text: str) -> str:
 
 def word_stem(word: str) -> str:
     """A word without its inflection, so question words meet column names ("readings" -> "read"),
-    and without a final silent "e", so a singular meets its plural ("coffee" / "coffees",
-    "ride" / "rides" / "riding")."""
+    and without a final silent "e" on a longer stem, so a singular meets its plural ("coffee" /
+    "coffees", "ride" / "rides"; "riding" still stems to "rid")."""
     stem = word
     for suffix in ("ings", "ing", "ies", "es", "ed", "s"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
