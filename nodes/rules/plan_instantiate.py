@@ -164,7 +164,7 @@ def instantiate(step: int, tool: str, question: str, periods: list[Period], inte
         by_unit = [c for t in tables for c in [column_by_unit(one_units, t)] if c]
         rows = {t["name"]: int(t.get("rows") or 0) for t in tables}
         by_unit.sort(key=lambda c: -rows.get(c.table, 0))
-        if len(by_unit) == 1 or len(by_unit) > 1 and rows.get(by_unit[0].table, 0) >= DOMINANT_ROWS * rows.get(by_unit[1].table, 0):
+        if _holds_most([rows.get(c.table, 0) for c in by_unit]):
             # several tables hold that dimension: the log's own records, when one table holds most
             target = Target(by_unit[0].table, by_unit[0].column, by_unit[0].unit, MIN_COLUMN_SCORE, by_unit[0].columns)
     if target is None or target.score < MIN_COLUMN_SCORE:
@@ -207,12 +207,16 @@ def instantiate(step: int, tool: str, question: str, periods: list[Period], inte
     return None
 
 
+def _holds_most(rows: list[int]) -> bool:
+    """Row counts, largest first: does the first hold :data:`DOMINANT_ROWS` times the next (or
+    is it the only one)? Pure."""
+    return len(rows) == 1 or len(rows) > 1 and rows[0] >= DOMINANT_ROWS * rows[1]
+
+
 def _dominant_table(tables: list[dict[str, Any]]) -> Target | None:
     """The table with at least :data:`DOMINANT_ROWS` times the rows of any other, if one is."""
     ranked = sorted(tables, key=lambda t: -int(t.get("rows") or 0))
-    if not ranked or not ranked[0].get("rows"):
-        return None
-    if len(ranked) > 1 and int(ranked[0]["rows"]) < DOMINANT_ROWS * int(ranked[1].get("rows") or 0):
+    if not ranked or not ranked[0].get("rows") or not _holds_most([int(t.get("rows") or 0) for t in ranked]):
         return None
     return Target(ranked[0]["name"], "*", None, MIN_COLUMN_SCORE, ranked[0]["columns"])
 
@@ -292,7 +296,7 @@ def _instantiate_values(question: str, periods: list[Period], tables: list[dict[
                         encoder: Any) -> tuple[str, dict[str, Any]] | None:
     """"Which routes did I ride in June?": the column's distinct values in scope, as groups
     counted (every group is listed), from the table the question's words fit best."""
-    noun = lists_values(without_values(question, tables), periods) or ""
+    noun = lists_values(without_values(question, [f for t in tables for f in value_filters(question, t)]), periods) or ""
     holders = [t for t in tables if called_text_column(t, noun)] or [t for t in tables if names_column(t, noun)]
     if not holders:
         return None

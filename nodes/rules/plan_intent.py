@@ -29,6 +29,7 @@ combination of the above answers it:
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -105,7 +106,8 @@ def detect_intent(question: str, periods: list[Period], tables: list[dict[str, A
     and "when did I shop at X" (a named value) lists days."""
     text = re.sub(r"\s(?:vs\.?|versus)\s", " or ", mask(question, [p.span for p in periods]), flags=re.I)  # "A vs B": two sides
     text_nc = strip_comparisons(text)
-    value_named = any(value_filters(question, t) for t in tables or [])
+    named = [f for t in tables or [] for f in value_filters(question, t)]
+    value_named = bool(named)
     wants_less = bool(re.search(r"\b(less|lower|fewer|worse|shorter|smaller)\b", text, re.I))
     bound = event_bound(question, periods)
     probe = question[:bound.start()] + question[bound.end():] if bound else question  # "since my GP raised the dose, ..."
@@ -116,7 +118,7 @@ def detect_intent(question: str, periods: list[Period], tables: list[dict[str, A
     if _SHARE.search(text) and (SHARE_SPLIT.search(text) or re.search(r"\bwin\s+rate\b", text, re.I)):
         return Intent("share", "share")  # "what share of my rides were commutes", not "what % was in range"
     # "which crops have I picked from the top bed": a stored value ("top bed") is no extreme
-    listed = lists_values(without_values(question, tables or []), periods)
+    listed = lists_values(without_values(question, named), periods)
     if listed and any(called_text_column(t, listed) or names_column(t, listed) for t in tables or []):
         return Intent("values", "count")  # "which routes did I ride that week": the distinct values
     two_sides = " or " in f" {text.lower()} " and (
@@ -310,14 +312,13 @@ _SHARE_FRONT = re.compile(rf"\bof\s+(?P<scope>(?:all\s+)?(?:my|the|our|those|the
 SHARE_SPLIT = FirstMatch(_SHARE_BACK, _SHARE_FRONT)
 
 
-def without_values(question: str, tables: list[dict[str, Any]]) -> str:
-    """The question with the stored values it names blanked out (same length, so time-phrase
-    spans still hold)."""
+def without_values(question: str, named: Iterable[dict[str, Any]]) -> str:
+    """The question with the stored values it names (``named``: its value filters) blanked out
+    (same length, so time-phrase spans still hold)."""
     out = question
-    for t in tables:
-        for f in value_filters(question, t):
-            for v in (f["value"] if isinstance(f["value"], list) else [f["value"]]):
-                out = re.sub(re.escape(str(v)), lambda m: " " * len(m.group(0)), out, flags=re.I)
+    for f in named:
+        for v in (f["value"] if isinstance(f["value"], list) else [f["value"]]):
+            out = re.sub(re.escape(str(v)), lambda m: " " * len(m.group(0)), out, flags=re.I)
     return out
 
 
