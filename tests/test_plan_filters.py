@@ -8,6 +8,17 @@ from adamm.nodes.rules.plan_filters import _constant_modifier, mention_filters, 
 from adamm.nodes.rules.plan_instantiate import compare_sides
 
 
+class _Encoder:
+    """An encoder that makes every text alike (``fill`` 1) or unlike (0): the words alone decide."""
+
+    def __init__(self, fill: float) -> None:
+        self.fill = fill
+
+    def encode(self, texts: list[str]) -> Any:
+        import numpy as np
+        return np.full((len(texts), 8), self.fill)
+
+
 def _table(pairs: dict[str, int], vocabulary: dict[str, int], rows: int = 20) -> dict[str, Any]:
     return {"name": "brox_log", "rows": rows, "vocabulary": vocabulary, "pairs": pairs,
             "columns": [{"name": "brox", "type": "float", "unit": "brox"}]}
@@ -94,19 +105,14 @@ def test_a_unit_named_question_reads_the_table_that_holds_most_of_the_log() -> N
     from adamm.nodes.rules.plan_instantiate import instantiate
     from adamm.nodes.rules.plan_intent import Intent
 
-    class Blank:
-        def encode(self, texts: list[str]) -> Any:
-            import numpy as np
-            return np.zeros((len(texts), 8))
-
     tables = [{"name": "entry_log", "rows": 57, "columns": [{"name": "duration", "type": "float", "unit": "h"}]},
               {"name": "vorrin_log", "rows": 6, "columns": [{"name": "vorrin_app", "type": "float", "unit": "h"}]}]
     question = "List the days when a single entry ran more than 5 hours."
-    got = instantiate(0, "Filter", question, [], Intent("filter_days"), {"tables": tables}, [], Blank())
+    got = instantiate(0, "Filter", question, [], Intent("filter_days"), {"tables": tables}, [], _Encoder(0.0))
     assert got is not None and got[1]["table"] == "entry_log"
     assert {"column": "duration", "op": ">", "value": 5.0} in got[1]["column_filters"]
     tables[1]["rows"] = 40  # two tables of that dimension, neither holding most of the log: no guess
-    assert instantiate(0, "Filter", question, [], Intent("filter_days"), {"tables": tables}, [], Blank()) is None
+    assert instantiate(0, "Filter", question, [], Intent("filter_days"), {"tables": tables}, [], _Encoder(0.0)) is None
 
 
 def test_a_stored_name_is_named_by_its_first_word_when_no_other_shares_it() -> None:
@@ -158,18 +164,13 @@ def test_a_share_whose_scope_names_the_condition_column_is_among_the_rows_that_s
     from adamm.nodes.rules.plan_instantiate import instantiate
     from adamm.nodes.rules.plan_intent import detect_intent
 
-    class Blank:
-        def encode(self, texts: list[str]) -> Any:
-            import numpy as np
-            return np.ones((len(texts), 8))
-
     columns = [{"name": "brox", "type": "float", "unit": "brox"},
                {"name": "spirit", "type": "text", "filled": 30, "values": ["vellow", "drashy", "calm"],
                 "counts": {"vellow": 10, "drashy": 8, "calm": 12}}]
     table = {"name": "brox_log", "rows": 40, "columns": columns}
 
     def args(q: str) -> dict:
-        made = instantiate(0, "Compute", q, [], detect_intent(q, [], [table]), {"tables": [table]}, [], Blank())
+        made = instantiate(0, "Compute", q, [], detect_intent(q, [], [table]), {"tables": [table]}, [], _Encoder(1.0))
         assert made is not None, q
         return made[1]
 
@@ -196,19 +197,14 @@ def test_how_many_days_i_logged_anything_counts_the_days_of_the_table_holding_mo
     from adamm.nodes.rules.plan_instantiate import instantiate
     from adamm.nodes.rules.plan_intent import detect_intent
 
-    class Blank:
-        def encode(self, texts: list[str]) -> Any:
-            import numpy as np
-            return np.zeros((len(texts), 8))
-
     tables = [{"name": "entry_log", "rows": 57, "columns": [{"name": "vrell", "type": "float", "unit": "h"}]},
               {"name": "grost_log", "rows": 9, "columns": [{"name": "grost", "type": "float", "unit": "USD"}]}]
     q = "On how many different days did I log any work?"
-    got = instantiate(0, "Compute", q, [], detect_intent(q, [], tables), {"tables": tables}, [], Blank())
+    got = instantiate(0, "Compute", q, [], detect_intent(q, [], tables), {"tables": tables}, [], _Encoder(0.0))
     assert got is not None and got[1]["table"] == "entry_log"
     assert got[1]["target"] == "date" and got[1]["operator"] == "count_distinct"
     tables[1]["rows"] = 30  # no table holds most of the log: no guess
-    assert instantiate(0, "Compute", q, [], detect_intent(q, [], tables), {"tables": tables}, [], Blank()) is None
+    assert instantiate(0, "Compute", q, [], detect_intent(q, [], tables), {"tables": tables}, [], _Encoder(0.0)) is None
 
 
 def test_the_word_after_the_questions_subject_is_its_verb_no_subset() -> None:
@@ -225,20 +221,15 @@ def test_which_days_in_a_period_i_logged_something_lists_the_days_of_its_rows() 
     from adamm.stores.timeexpr import find_periods
     from datetime import datetime
 
-    class Blank:
-        def encode(self, texts: list[str]) -> Any:
-            import numpy as np
-            return np.ones((len(texts), 8))
-
     tables = [{"name": "entry_log", "rows": 57, "columns": [{"name": "vrell", "type": "float", "unit": "h"}]}]
     q = "Which days in the week of April 14-20, 2025 did I log vrell?"
     periods = find_periods(q, datetime(2025, 6, 1))
-    got = instantiate(0, "Filter", q, periods, detect_intent(q, periods, tables), {"tables": tables}, [], Blank())
+    got = instantiate(0, "Filter", q, periods, detect_intent(q, periods, tables), {"tables": tables}, [], _Encoder(1.0))
     assert got is not None and got[0] == "Filter"
     assert got[1]["column_filters"] == [{"column": "date", "op": "between", "value": ["2025-04-14", "2025-04-20"]}]
     # no period, no condition: no list of every day
     q = "Which days did I log vrell?"
-    assert instantiate(0, "Filter", q, [], detect_intent(q, [], tables), {"tables": tables}, [], Blank()) is None
+    assert instantiate(0, "Filter", q, [], detect_intent(q, [], tables), {"tables": tables}, [], _Encoder(1.0)) is None
 
 
 def test_a_stored_value_that_reads_like_an_extreme_is_no_extreme() -> None:
