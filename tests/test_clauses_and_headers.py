@@ -127,3 +127,36 @@ def test_of_two_words_before_a_slots_noun_the_one_written_with_it_elsewhere_is_t
 def test_a_conjunction_after_a_value_is_no_label_of_it() -> None:
     got = records("Quorl done, 40 minutes while the kettle boiled.")
     assert got and "while" not in got[0] and 40.0 in got[0].values()
+
+
+# -- a day that heads a section dates what follows it ------------------------------------------
+
+def dated(user: str) -> list[tuple[str | None, dict]]:
+    r = Round(round_id="r1", timestamp=REF, user_text=user)
+    out: dict[int, tuple[str | None, dict]] = {}
+    for d in extract_round(r):
+        day = d.observed_at.isoformat() if d.observed_at else None
+        out.setdefault(d.record, (day, {}))[1][d.attribute] = d.value_num if d.value_text is None else d.value_text
+    return [out[k] for k in sorted(out)]
+
+
+def test_each_day_heading_opens_a_record_of_its_own_day() -> None:
+    # REF is Thursday 20 March: Tuesday is the 18th, Wednesday the 19th
+    got = dated("Ok, catching up. Tuesday: Was at the quarry. 3 mugs of brennet, all before noon.\n\n"
+                "Wednesday: Got 6.5 hours of drowse. Did 15 minutes of vashing.")
+    assert [day for day, _ in got] == ["2025-03-18", "2025-03-19"]
+    assert got[0][1].get("brennet") == 3.0 and "drowse" not in got[0][1]
+    assert got[1][1].get("drowse") == 6.5
+
+
+def test_yesterday_and_today_headings_in_one_paragraph_split_the_days() -> None:
+    got = dated("Two days in one go. Yesterday: Worked from home. Vashed for 30 mins at lunch. "
+                "Today: Quarry day. A glorious 8h of drowse.")
+    assert [day for day, _ in got] == ["2025-03-19", "2025-03-20"]
+    assert got[1][1].get("drowse") == 8.0
+
+
+def test_a_day_named_inside_a_sentence_heads_nothing() -> None:
+    # "on Tuesday" is where a value is dated, not a heading: the record stays one
+    got = dated("Brennet 3 mugs on Tuesday, drowse 7 h.")
+    assert len(got) == 1

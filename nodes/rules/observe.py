@@ -990,12 +990,34 @@ def _is_heading(text: str, sp: Span) -> bool:
     return sp.label.lower() not in LABELS and not re.search(r"[|·•;]", head)
 
 
+#: What may follow a day that heads a section of a message ("Tuesday: Was in the office.").
+_HEADING_END = re.compile(r"\s*(?:[:—–]|\s-\s)")
+
+
+def _day_heading(unit: _Unit) -> list[date]:
+    """The day a unit opens with as a heading ("Yesterday: Six hours of sleep", "Tuesday - ..."):
+    the day of everything after it until the next such heading, which a message telling several
+    days in a row ("Tuesday: ... Wednesday: ...") writes once per day; [] when it opens with none."""
+    lead = len(unit.text) - len(unit.text.lstrip(" \t\"'‘“*#"))
+    for a, b, day in unit.dates:
+        if a == lead and day is not None and _HEADING_END.match(unit.text, b):
+            return [day]
+    return []
+
+
 def _records(units: list[_Unit]) -> tuple[list[_Record], list[_Unit]]:
     records: list[_Record] = []
     context: list[_Unit] = []
     current: _Record | None = None
     pending_event = False
+    section: list[date] = []  # the day the last day heading names: its section's records have it
     for unit in units:
+        if heading := _day_heading(unit):
+            if section and heading != section or current is not None and current.days and current.days != heading:
+                current = None  # the next day's section: none of its fields join the last day's record
+            section = heading
+            if current is not None and not current.days:
+                current = None  # "Saturday: ..." after an undated record is a new day of its own
         fields = _fields(unit) if unit.observing else []
         if any(f.repeat for f in fields) and not _repeats_layout(unit, fields):
             fields = _one_record(fields)
@@ -1031,7 +1053,7 @@ def _records(units: list[_Unit]) -> tuple[list[_Record], list[_Unit]]:
         for f in fields:
             current.fields[f.name] = f
         current.units.append(unit)
-        for d in unit.days:
+        for d in unit.days or section:
             if d not in current.days:
                 current.days.append(d)
     return records, context
