@@ -87,7 +87,7 @@ class FilterSpec(_Args):
     one of them ("systolic or diastolic above the target")."""
 
     column: str | None = Field(default=None, min_length=1, max_length=100,
-                               description="Column name as listed for the table (also: date, time, source).")
+                               description="Column name as listed for the table (also: date, time, source, and weekday: 0 = Monday ... 6 = Sunday).")
     op: str = Field(default="=", max_length=20, description="One of = != < <= > >= between in contains mentions is_null not_null.")
     value: Any = Field(default=None, description="The value; [low, high] for between, a list for in; "
                                                  "omit for is_null / not_null (a null value with = means is_null).")

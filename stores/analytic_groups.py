@@ -19,7 +19,7 @@ from sqlalchemy.sql.elements import ColumnElement
 
 from adamm.stores.analytic_filters import date_period
 from adamm.stores.analytic_query import Target, ToolResult, as_value, fetch_rows, row_select
-from adamm.stores.analytic_scope import Scope, ToolError, check_name, norm, resolve_column, singular
+from adamm.stores.analytic_scope import Scope, ToolError, check_name, norm, resolve_column, singular, weekday_of
 
 #: Operators Compute can apply per group (``group_by``).
 GROUP_OPS = ("count", "count_distinct", "sum", "avg", "median", "min", "max", "share")
@@ -56,13 +56,10 @@ def _year_period(v: Any) -> tuple[datetime, datetime] | None:
 
 def _virtual_group(scope: Scope, name: str) -> Group:
     d = scope.date
-    if scope.dialect == "postgresql":
-        if name == "weekday":
-            key = cast(func.extract("isodow", d), Integer) - _fixed(1)
-        else:
-            key = func.to_char(d, _fixed({"month": "YYYY-MM", "day": "YYYY-MM-DD", "year": "YYYY"}[name]))
-    elif name == "weekday":  # SQLite: %w is 0 = Sunday; make 0 = Monday as weekday() does
-        key = (cast(func.strftime(_fixed("%w"), d), Integer) + _fixed(6)) % _fixed(7)
+    if name == "weekday":
+        key = weekday_of(d, scope.dialect)
+    elif scope.dialect == "postgresql":
+        key = func.to_char(d, _fixed({"month": "YYYY-MM", "day": "YYYY-MM-DD", "year": "YYYY"}[name]))
     else:  # SQLite keeps datetimes as ISO text "YYYY-MM-DD HH:MM:SS.ffffff": a prefix is the period, cheaply
         key = func.substr(d, _fixed(1), _fixed({"month": 7, "day": 10, "year": 4}[name]))
     present = d.is_not(None)

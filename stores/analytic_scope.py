@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Table, func
+from sqlalchemy import Integer, Table, cast, func, literal
 from sqlalchemy.sql.elements import ColumnElement
 
 from adamm.stores.sql import SqlStore, StoreError, TableInfo
@@ -26,7 +26,9 @@ MAX_NAME_CHARS = 100
 FUZZY_CUTOFF = 0.75
 
 #: System columns a tool may name, with their types; ``date`` is virtual: COALESCE(observed_at, time).
-SYSTEM_TYPES: dict[str, str] = {"source": "text", "order": "int", "time": "datetime", "observed_at": "datetime", "date": "datetime", "captions": "text"}
+#: ``weekday`` is virtual too: the day of the week of ``date``, 0 = Monday ... 6 = Sunday.
+SYSTEM_TYPES: dict[str, str] = {"source": "text", "order": "int", "time": "datetime", "observed_at": "datetime", "date": "datetime",
+                                "captions": "text", "weekday": "int"}
 _COLUMN_ALIASES = {"round_id": "source", "round": "source", "source_round": "source", "round_order": "order",
                    "timestamp": "time", "round_time": "time", "observed_date": "observed_at", "observed": "observed_at",
                    "effective_date": "date"}
@@ -134,7 +136,7 @@ def resolve_column(info: TableInfo, name: str) -> str:
     """The column of ``info`` that ``name`` means (same tolerance as ``resolve_table``).
 
     Besides the attribute columns: ``source``, ``order``, ``time``, ``observed_at`` and the
-    virtual ``date`` (= COALESCE(observed_at, time)).
+    virtual ``date`` (= COALESCE(observed_at, time)) and ``weekday`` of it (0 = Monday).
     """
     check_name(name, "column")
     types = _column_types(info)
@@ -198,9 +200,21 @@ def open_scope(sql: SqlStore, memory_id: str, table: str) -> Scope:
     columns: dict[str, ColumnElement[Any]] = {name: sa_table.c[name] for name in ("source", "order", "time", "observed_at", "captions")}
     columns["date"] = func.coalesce(sa_table.c.observed_at, sa_table.c.time)
     effective = columns["date"]
+    columns["weekday"] = weekday_of(effective, sql.engine.dialect.name)
     for c in info.columns:
         columns[c.name] = sa_table.c[c.name]
     return Scope(sql, memory_id, info, sa_table, _column_types(info), columns, sql.engine.dialect.name, effective)
+
+
+def weekday_of(day: ColumnElement[Any], dialect: str) -> ColumnElement[Any]:
+    """The day of the week of a date column as an integer, 0 = Monday ... 6 = Sunday (Python's
+    ``date.weekday()``), on either backend."""
+    def fixed(value: Any) -> Any:  # inline: the same SQL wherever the expression is compiled (SELECT, GROUP BY)
+        return literal(value, literal_execute=True)
+    if dialect == "postgresql":
+        return cast(func.extract("isodow", day), Integer) - fixed(1)
+    # SQLite: %w is 0 = Sunday
+    return (cast(func.strftime(fixed("%w"), day), Integer) + fixed(6)) % fixed(7)
 
 
 def check_budget(result_budget: Any) -> int:

@@ -201,6 +201,16 @@ def test_group_by_other_operators_and_keys(both: SqlStore) -> None:
     assert years.groups == [{"group": 2025, "value": pytest.approx(sum(r["amount"] for r in EXPENSES if r["amount"])), "rows": 11}]
 
 
+def test_the_virtual_weekday_column_filters_rows_by_their_day_of_the_week(both: SqlStore) -> None:
+    # 0 = Monday ... 6 = Sunday, as date.weekday(): the same rows on SQLite and PostgreSQL
+    for days in ([5, 6], [0, 1, 2, 3, 4], [1]):
+        got = compute(both, MEM, "tennis_matches", "*", "count", [{"column": "weekday", "op": "in", "value": days}])
+        want = [r for r in MATCHES if eff(r).weekday() in days]
+        assert got.value == len(want) and set(got.sources) == {r["source"] for r in want}
+    tuesdays = compute(both, MEM, "tennis_matches", "*", "count", [{"column": "weekday", "op": "=", "value": 1}])
+    assert tuesdays.value == 3
+
+
 def test_group_by_tenant_isolation(both: SqlStore) -> None:
     res = compute(both, MEM, "expenses", "amount", "sum", group_by="payee")
     assert res.value < 1000 and "b0" not in res.sources

@@ -633,3 +633,34 @@ def test_what_was_put_somewhere_over_a_period_adds_up_and_weight_put_on_is_a_cha
     assert intent("How many kilos did I put on between my first and my last weigh-in?") == ("compute", "delta")
     assert intent("How many games did I lose in March?") == ("compute", "count")  # a count lost, no change
     assert intent("How much did I weigh in March?") != ("compute", "sum")
+
+
+# -- kinds of day and changes asked in comparatives -------------------------------------------
+
+@pytest.mark.parametrize("question, days", [
+    ("Do I drink more brennet on weekdays or at the weekend?", [[0, 1, 2, 3, 4], [5, 6]]),
+    ("Did I vash longer on Saturdays or on Sundays?", [[5], [6]]),
+    ("At the weekend or during the week days, when do I drowse more?", [[5, 6], [0, 1, 2, 3, 4]]),
+])
+def test_two_kinds_of_day_are_the_two_sides_of_a_comparison(question: str, days: list[list[int]]) -> None:
+    from adamm.nodes.rules.plan_instantiate import weekday_sides
+    sides = weekday_sides(question)
+    assert sides is not None and [s[0][0]["value"] for s in sides] == days
+    assert all(s[0][0]["column"] == "weekday" and s[0][0]["op"] == "in" for s in sides)
+
+
+@pytest.mark.parametrize("question", ["How much brennet did I have on Monday?", "Which weekend was busiest?"])
+def test_one_day_or_one_kind_of_day_is_no_comparison(question: str) -> None:
+    from adamm.nodes.rules.plan_instantiate import weekday_sides
+    assert weekday_sides(question) is None
+
+
+@pytest.mark.parametrize("question, trend", [
+    ("Has my drowse got longer or shorter between September and November?", True),
+    ("Did my monthly Oskel hours grow or shrink from March to May?", True),
+    ("Have my vashings become heavier or lighter since March?", True),
+    ("Were my vashings longer in March or in April?", False),  # two sides, no change over time asked
+])
+def test_opposite_comparatives_side_by_side_ask_for_a_change_over_time(question: str, trend: bool) -> None:
+    from adamm.nodes.rules.plan_intent import TREND
+    assert bool(TREND.search(question)) is trend

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from adamm.nodes.rules.dates import WEEKDAYS
 from adamm.nodes.rules.facets import vocabulary_values
 from adamm.nodes.rules.plan_columns import (MIN_COLUMN_SCORE, Target, called_text_column, column_by_unit, named_text_column, names_column, said_text_column,
                                              speed_expression, text_column)
@@ -360,6 +361,8 @@ def compare_sides(question: str, periods: list[Period], table: dict[str, Any],
             bounded = ends[:2]
     if len(bounded) >= 2:
         return [([p.to_filter()], _phrase(p.phrase)) for p in bounded[:2]]
+    if days := weekday_sides(question):
+        return days
     named = []
     firsts = first_words(v for c in table["columns"] if c["type"] == "text" for v in c.get("values") or c.get("samples") or [])
     for c in table["columns"]:
@@ -414,6 +417,22 @@ def compare_sides(question: str, periods: list[Period], table: dict[str, Any],
             if other and other[0].start:
                 return [([p.to_filter()], _phrase(p.phrase)), ([other[0].to_filter()], phrase)]
     return None
+
+
+#: Days of the week said as a kind of day: "weekdays", "the weekend", "Mondays" (a plural: one
+#: "Monday" is a date).
+_WEEK_DAYS = re.compile(r"\b(?:(?P<weekday>week\s?days?)|(?P<weekend>week\s?ends?)|(?P<day>(?:mon|tues|wednes|thurs|fri|satur|sun)days))\b", re.I)
+
+
+def weekday_sides(question: str) -> list[tuple[list[dict[str, Any]], str]] | None:
+    """Two kinds of day of the week compared ("on weekdays or at the weekend", "Mondays or
+    Fridays"), each as a filter on the virtual ``weekday`` column (0 = Monday); else None. Pure."""
+    sides: list[tuple[list[dict[str, Any]], str]] = []
+    for m in _WEEK_DAYS.finditer(question):
+        days = [0, 1, 2, 3, 4] if m.group("weekday") else [5, 6] if m.group("weekend") else [WEEKDAYS[m.group("day").lower()[:-1]]]
+        if all(side[0][0]["value"] != days for side in sides):
+            sides.append(([{"column": "weekday", "op": "in", "value": days}], m.group(0)))
+    return sides[:2] if len(sides) >= 2 else None
 
 
 _EITHER = re.compile(r"(?:\b(?:on|at|for|in|of|with)\s+)?(?:the\s+|my\s+)?(?P<a>[\w'’ -]{2,40}?)\s+or\s+(?:on\s+|at\s+|for\s+|in\s+|of\s+|with\s+)?"

@@ -53,10 +53,14 @@ from adamm.nodes.rules.plan_words import (
 from adamm.stores.quantities import canonical_unit, dimension_of
 from adamm.stores.timeexpr import Period, find_periods
 
-TREND = re.compile(r"\b(trend\w*|go(?:ing|ne)?\s+up\s+or\s+down|went\s+up\s+or\s+down|up\s+or\s+down|increas\w*\s+or\s+decreas\w*|"
-                   r"decreas\w*\s+or\s+increas\w*|improv\w*\s+or\s+(?:get|got|gotten)\s+worse|ris\w*\s+or\s+f[ae]ll\w*)\b", re.I)
 _MORE_LESS = (r"(?:more|less|higher|lower|better|worse|fewer|longer|shorter|bigger|smaller|greater|heavier|lighter|faster|slower"
               r"|cheaper|pricier|costlier|warmer|colder|hotter|cooler)")
+#: A change over time asked for: "go up or down", "rise or fall", "grow or shrink", and any two
+#: opposite comparatives side by side ("got longer or shorter", "heavier or lighter").
+TREND = re.compile(r"\b(trend\w*|go(?:ing|ne)?\s+up\s+or\s+down|went\s+up\s+or\s+down|up\s+or\s+down|increas\w*\s+or\s+decreas\w*|"
+                   r"decreas\w*\s+or\s+increas\w*|improv\w*\s+or\s+(?:get|got|gotten)\s+worse|ris\w*\s+or\s+f[ae]ll\w*|"
+                   r"gr[eo]w\w*\s+or\s+shr[iau]nk\w*|shr[iau]nk\w*\s+or\s+gr[eo]w\w*|"
+                   rf"(?:got|get|gotten|getting|become|became|grown)\s+{_MORE_LESS}\s+or\s+{_MORE_LESS})\b", re.I)
 _COMPARE = re.compile(rf"\b(?:{_MORE_LESS}\b.*\bor\b|compare\w*|versus|vs\.?|(?:which|what)\s+(?:was|is|were)\s+{_MORE_LESS}"
                       rf"|(?:are|were|is|was|did|do)\s+(?:my\s+|the\s+)?\S.*\bor\s+(?!{_MORE_LESS}\b)\S.*\b{_MORE_LESS}\b)", re.I)
 # ... and "are my X or my Y longer", not "50 pages or more" (a threshold)
