@@ -160,3 +160,11 @@ def test_a_day_named_inside_a_sentence_heads_nothing() -> None:
     # "on Tuesday" is where a value is dated, not a heading: the record stays one
     got = dated("Brennet 3 mugs on Tuesday, drowse 7 h.")
     assert len(got) == 1
+
+
+def test_a_total_over_a_week_named_before_it_is_no_record_of_a_day() -> None:
+    assert records("", "A chart labelled 'This week' with the total '1 h 05 min' and a streak of 6. "
+                       "Below it: Vashing 20 min.") == [{"vashing": 20.0}]
+    assert records("", "A chart labelled 'This week' with the total '1 h 05 min'.") == []
+    # a total said of its own record, the period after it, stays
+    assert values("Parts €103.15, labour €209.60, total €312.75 this week.") == {312.75}

@@ -446,6 +446,8 @@ def _fields(unit: _Unit) -> list[_Field]:
     for sp in totals + [sp for sp in unit.spans if sp not in totals]:
         if (sp.dimension or "").startswith("unit:") and {sp.unit, f"{sp.unit}s"} & ID_LABELS:
             continue  # "4 rows", "2 rounds": a count of parts, no measurement
+        if sp.num is not None and _TOTAL_WORDS & set(sp.label.lower().split()) and _LONG_PERIOD.search(unit.text[:sp.start]):
+            continue  # "a chart labelled 'This week' with the total '1 h 05 min'": a week's sum, no record of a day
         if totals and sp not in totals and (sp.dimension or "").startswith("currency:"):
             continue  # its parts (labour, VAT, a tip): the record's amount is the total
         if totals and sp.unit is None and sp.num is not None and re.fullmatch(r"\d+[.,]\d{2}", sp.raw):
@@ -1229,6 +1231,8 @@ def extract_round(rnd: Round, ocr: dict[str, str] | None = None) -> list[Draft]:
 
 #: Label words that make a value the sum of others ("Week total 4.03 kg").
 _TOTAL_WORDS = frozenset({"total", "totals", "sum", "altogether"})
+#: A span of time longer than the day a record is about: a total over it sums many records.
+_LONG_PERIOD = re.compile(r"\b(?:(?:this|last|past|the|a|per|that)\s+(?:week|month|year|fortnight)|weekly|monthly|yearly|year-to-date)\b", re.I)
 
 
 def _without_totals(drafts: list[Draft]) -> list[Draft]:
