@@ -37,6 +37,8 @@ def values(user: str) -> set[float]:
     ("Dosed the vorlet 18 qz, then Maro did a 90 ml brask so I could nap.", {18.0, 90.0}),
     # a wish after the value: the value stands, the wish does not
     ("Slept 7 h, would love 8 h.", {7.0}),
+    # a figure crossed out on a page was taken back, wherever the words stand
+    ("The corner has 'est. 12 h vashing?' crossed out.", set()),
     # a habit, then what happened: only what happened
     ("Usually 40 km of grell but today only 30 km.", {30.0}),
     # a plan in the value's own clause: nothing

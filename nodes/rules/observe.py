@@ -235,7 +235,8 @@ _PRONOUN = re.compile(r"^\s*(?:her|his|their)\b|\b(?:she|he|they|she's|he's|they
 _NOT_A_LOG = re.compile(
     r"\b(?:if|should|could|would|might|maybe|perhaps|planning|plan to|thinking about|going to|want to|wants|hope|"
     r"usually|typically|every|each|per day|a day|a week|a month|a year|at least|target|goal|aim|resolution|"
-    r"allowance|budget|due|next|cap|capped|limit|tomorrow|entered|i have|i've got|something like|last year|last season)\b", re.I)
+    r"allowance|budget|due|next|cap|capped|limit|tomorrow|entered|i have|i've got|something like|last year|last season|"
+    r"crossed\s+out|struck\s+through|scribbled\s+out)\b", re.I)
 
 
 @dataclass
@@ -361,7 +362,7 @@ _CLAUSE = re.compile(rf"[,:]\s+|\s[-—–]\s|\s(?=(?:{'|'.join(_OPENERS)})\s)",
 _SUBORDINATE = re.compile(rf"(?:{'|'.join(_OPENERS)})\b", re.I)
 _CONTRAST = re.compile(rf"(?:{'|'.join(_CONTRASTS)})\b", re.I)
 #: A hedge that holds for the whole sentence, what came before it too ("40 km if it stays dry").
-_WHOLE_SENTENCE = frozenset(("if",))
+_WHOLE_SENTENCE = frozenset(("if", "crossed out", "struck through", "scribbled out"))
 
 
 @lru_cache(maxsize=4096)
@@ -380,7 +381,7 @@ def _hedged_cells(text: str) -> tuple[tuple[int, int], ...]:
         hedges = [m for m in _NOT_A_LOG.finditer(piece) if not _is_name(piece, m)]
         if not hedges:
             continue
-        if any(m.group(0).lower() in _WHOLE_SENTENCE for m in hedges):
+        if any(" ".join(m.group(0).lower().split()) in _WHOLE_SENTENCE for m in hedges):
             out.append((a, pos))
             continue
         on = False
