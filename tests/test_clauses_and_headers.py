@@ -170,3 +170,12 @@ def test_a_total_over_a_week_named_before_it_is_no_record_of_a_day() -> None:
     assert records("", "A chart labelled 'This week' with the total '1 h 05 min'.") == []
     # a total said of its own record, the period after it, stays
     assert values("Parts €103.15, labour €209.60, total €312.75 this week.") == {312.75}
+
+
+@pytest.mark.parametrize("text, paid", [
+    ("Supper at Oskelry with Vann, the tab was €58.00 and we split it down the middle, so €29.00 for me.", {29.0}),
+    ("Vann sent the request: my share of our Drelby lunch was actually €16.40, not €14.20.", {16.4}),
+    ("Supper at Oskelry €41.20, a brennet €2.10.", {41.2, 2.1}),  # two sums, none of them a share: both stay
+])
+def test_of_a_shared_sum_the_users_share_is_what_they_paid(text: str, paid: set[float]) -> None:
+    assert values(text) == paid

@@ -444,6 +444,11 @@ def _fields(unit: _Unit) -> list[_Field]:
     names: dict[str, int] = {}
     # "parts EUR 103.15, labour EUR 209.60, total EUR 312.75": the total is what was paid
     totals = [sp for sp in unit.spans if (sp.dimension or "").startswith("currency:") and "total" in sp.label.lower()]
+    # "the bill was £58.00 and we split it, so £29.00 for me": what the user paid is their share
+    money = [sp for sp in unit.spans if (sp.dimension or "").startswith("currency:")]
+    shares = [sp for sp in money if _MY_SHARE_AFTER.match(unit.text, sp.end) or _MY_SHARE_BEFORE.search(unit.text[:sp.start])]
+    if len(money) >= 2 and len(shares) == 1:
+        totals = shares
     for sp in totals + [sp for sp in unit.spans if sp not in totals]:
         if (sp.dimension or "").startswith("unit:") and {sp.unit, f"{sp.unit}s"} & ID_LABELS:
             continue  # "4 rows", "2 rounds": a count of parts, no measurement
@@ -529,6 +534,11 @@ def _fields(unit: _Unit) -> list[_Field]:
             f.name = f"{named[id(owner)]}_change"
             names[f.name] = 1
     return out
+
+
+#: A sum said to be the user's part of a shared one ("£29 for me", "my share was £16.40").
+_MY_SHARE_AFTER = re.compile(r"\s*(?:\(|,)?\s*(?:for\s+me|is\s+mine|was\s+mine|each|apiece|per\s+head|as\s+my\s+(?:share|half|part|cut))\b", re.I)
+_MY_SHARE_BEFORE = re.compile(r"\bmy\s+(?:share|half|part|cut|bit)\b(?:\s+\S+){0,6}?\s*(?:was|is|came\s+to|:|of)?\s*(?:actually\s+)?$", re.I)
 
 
 #: Words after "of" that name no measured thing ("2 h of my time", "40 km of the route").
