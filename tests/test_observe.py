@@ -205,6 +205,8 @@ def test_game_results_scores_and_opponents() -> None:
     ("11/14 Thu — brosk 3h45", date(2024, 11, 14)),
     # an abbreviated weekday heading a line, and chat's "yday"
     ("tue: 7.2k steps", date(2024, 11, 19)), ("Weds — no run", date(2024, 11, 13)), ("yday: 7,134 steps", date(2024, 11, 19)),
+    # ... after a list's bullet too
+    ("- Tue: frell, top pen, x1, 412 g", date(2024, 11, 19)), ("• Mon - 3 vrek", date(2024, 11, 18)),
     # ... or after a name, capitalised, before its values
     ("Vashti Mon: 15.4q, 2.6dv", date(2024, 11, 18)), ("Gannow Thu: 12.9q", date(2024, 11, 14)),
 ])

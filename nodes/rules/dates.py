@@ -67,11 +67,12 @@ _REL = re.compile(
     r"|(?P<ago>\d{1,2}|one|two|three|four|five|six|seven|a)\s+days?\s+ago"
     r"|(?:(?P<wdmode>on|last|this|past)\s+)?(?P<wd>" + _WD_FULL + r")(?:'s|’s)?"
     r"|(?P<abmode>on|last|this|past)\s+(?P<wdab>mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)\.?(?![\w-])"
-    r"|(?m:^)[ \t]*(?:[-•*][ \t]*)?(?P<wdhead>mon|tues?|weds?|thu(?:rs?)?|fri|sat|sun)\.?(?=[ \t]*(?:[:—–]|-[ \t]))"
     # "Vashti Mon: 15.4q": a capitalised short weekday heading its line's values after a name
     r"|(?<=[A-Za-z] )(?-i:(?P<wdcap>Mon|Tues?|Weds?|Thu(?:rs?)?|Fri|Sat|Sun))\.?(?=[ \t]*:)"
     r"|on\s+the\s+(?P<nth>\d{1,2})(?:st|nd|rd|th)(?!\s+(?:of\s+)?" + _MON + r")"
-    r")\b", re.I)
+    r")\b"
+    # "- Tue: courgette ...": a short weekday heading its line, after a bullet too (no word boundary before "-")
+    r"|(?m:^)[ \t]*(?:[-•*][ \t]*)?(?P<wdhead>mon|tues?|weds?|thu(?:rs?)?|fri|sat|sun)\.?(?=[ \t]*(?:[:—–]|-[ \t]))", re.I)
 _CLOCK = re.compile(r"(?<![\w:.])(?:\d{1,2}:\d{2}(?::\d{2})?\s?(?:[ap]\.?m\.?|AM|PM)(?!\w)|\d{1,2}\s?(?:[ap]\.m\.|AM|PM|am|pm)(?!\w)"
                     r"|(?<=at\s)\d{1,2}:\d{2}(?![\d:])|\b(?:[01]\d|2[0-3]):[0-5]\d(?![\d:])(?!\s?(?:h|min|moving|long|elapsed)\b))")
 
