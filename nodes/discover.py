@@ -27,7 +27,7 @@ from collections.abc import Iterable, Sequence
 
 from adamm.nodes.rules.observe import DIMENSION_NAMES, GENERIC_WORDS, MONEY_WORDS, QUALIFIERS
 from adamm.nodes.rules.slots import SlotModel, content_stem
-from adamm.nodes.rules.terms import GENERIC_NAMES, KIND_WORDS, TermFields, labels_as_values
+from adamm.nodes.rules.terms import GENERIC_NAMES, KIND_WORDS, TermFields, label_head, labels_as_values
 from adamm.stores.attributes import AttributeResolver, Known, abbreviated, ranges_overlap
 from adamm.stores.mining import DEFAULT_CONTEXT_ATTRIBUTES
 from adamm.stores.quantities import WORD_NUMBERS, snake_case
@@ -91,7 +91,7 @@ def fill_slots(sql: SqlStore, memory_id: str, resolver: AttributeResolver, round
         have = [o.attribute for o in group]
         new = []
         stated = {(o.value_text or "").strip().lower() for o in group if o.value_text}
-        read = [(categories[o.attribute][0], o.label.replace("_", " ")) for o in group
+        read = [(categories[o.attribute][0], without_name(o.label.replace("_", " "), categories[o.attribute][0])) for o in group
                 if o.value_num is not None and o.attribute in categories and o.label in categories[o.attribute][1]]
         read += [(name, without_name(value, name)) for name, value, _a, _b in [*model.transform(text, have), *terms.transform(text, have)]]
         # "picked 3 courgettes" made a count named after the courgettes: where "Crop: Courgettes" is
@@ -394,7 +394,7 @@ def _stated(groups: Iterable[list[ObservationRecord]]) -> list[tuple[str, str]]:
 
 def _category_values(categories: dict[str, tuple[str, list[str]]]) -> list[tuple[str, str]]:
     """The (category, value) pairs of labels that are a category's values, as words."""
-    return [(category, value.replace("_", " ")) for category, values in categories.values() for value in values]
+    return [(category, without_name(value.replace("_", " "), category)) for category, values in categories.values() for value in values]
 
 
 #: Labels that qualify a value or name its dimension, never a category's value.
@@ -483,8 +483,10 @@ def _label_categories(by_record: dict[tuple[str, int], list[ObservationRecord]],
         votes: Counter = Counter()
         for v in found:
             votes.update(owners.get(v, Counter()))
+        head = label_head(found)
+        # the labels' shared noun names the field, as the slot "_ sollow" is named: "brisk" fills it
         name = sorted(votes.items(), key=lambda kv: (-kv[1], kv[0]))[0][0] if votes else \
-            next((w for w in KIND_WORDS if w not in used), None)
+            head if head and head not in used else next((w for w in KIND_WORDS if w not in used), None)
         if name is None:
             continue
         used.add(name)

@@ -190,6 +190,23 @@ def test_labels_are_values_when_several_take_turns(labels: Counter, records: int
     assert labels_as_values(labels, records) == values
 
 
+def test_labels_ending_in_one_noun_are_kinds_of_its_record() -> None:
+    """"brisk sollow", "drag sollow", also written "Brisk: 6 km": kinds of a sollow, counted as
+    their first word; the noun alone and a phrase that says when ("after work") are no kind."""
+    from adamm.nodes.rules.terms import fold_head, label_head
+    assert label_head(["brisk_sollow", "drag_sollows", "vennick", "sollow"]) == "sollow"
+    assert label_head(["moving_time", "time"]) == ""  # one word before the noun: a variant of a name
+    assert fold_head("drag_sollows", "sollow") == "drag" and fold_head("sollow", "sollow") == "sollow"
+    labels = Counter({"brisk_sollow": 3, "brisk": 2, "drag_sollow": 4, "long_sollow": 3, "long": 1, "sollow": 2, "after_work": 5})
+    values = {"brisk_sollow": [7.1, 6.8, 7.7], "brisk": [6.5, 7.4], "drag_sollow": [4.2, 5.1, 4.8, 4.4],
+              "long_sollow": [14.1, 16.0, 15.2], "long": [17.3], "sollow": [6.0, 9.0], "after_work": [5.0, 6.0, 7.0, 4.0, 8.0]}
+    got = labels_as_values(labels, 20, values=values)
+    assert got == ["brisk", "brisk_sollow", "drag_sollow", "long", "long_sollow"]
+    # the same words over one range of values: names of one quantity after all
+    same = {k: [6.0, 6.5, 7.0, 6.2, 6.8][:len(v)] for k, v in values.items()}
+    assert labels_as_values(labels, 20, values=same) == []
+
+
 def test_labels_of_one_quantity_are_no_category() -> None:
     """A night's sleep as "sleep", "slept", "watch": the same hours whatever the label."""
     labels = Counter({"sleep": 6, "slept": 5, "watch": 4})
@@ -241,6 +258,46 @@ def test_labels_that_take_turns_become_a_category_column(lifts: Context) -> None
     answer = query.invoke({"memory_id": "m", "question": "How many times did I do skarrow?", "now": "2025-05-01T09:00:00"},
                           context=lifts)["answer"]
     assert re.match(r"\s*8\b", answer), answer
+
+
+OUTING_KINDS = {"brisk": (6, 9), "drag": (4, 6), "long": (12, 18), "vennick": (3, 5)}
+
+
+def outing_rounds(n: int = 32) -> list[dict[str, Any]]:
+    """An outing log in invented words whose kind is written before the record's noun ("a brisk
+    sollow"), as a label ("Vennick: ...") or bare among the values ("..., drag.")."""
+    rng = random.Random(9)
+    forms = ["Did a {d} km {k} sollow this morning, {m} min.", "{K} sollow today: {d} km in {m} min.",
+             "Got out for a {k} sollow after work - {d} km, {m} min.", "Sollow done: {d} km, {m} min, {k}."]
+    out = []
+    for i in range(n):
+        k = list(OUTING_KINDS)[i % 4]
+        d = round(rng.uniform(*OUTING_KINDS[k]), 1)
+        text = forms[(i // 4) % 4].format(d=d, k=k, K=k.capitalize(), m=int(d * 5.5))
+        out.append({"round_id": f"o{i}", "session_id": f"s{i}", "timestamp": f"2025-04-{1 + i % 28:02d}T18:00:00",
+                    "user_text": text, "assistant_text": "Logged.", "kind": k, "km": d})
+    return out
+
+
+@pytest.fixture
+def outings(db_url: str, tmp_path) -> Iterator[Context]:
+    yield from ingested([{k: v for k, v in r.items() if k not in ("kind", "km")} for r in outing_rounds()],
+                        home=str(tmp_path), database_url=db_url, use_retrieval=False)
+
+
+def test_kinds_written_before_the_records_noun_become_a_column(outings: Context) -> None:
+    sql = backends(outings).sql
+    truth = {r["round_id"]: r for r in outing_rounds()}
+    cells = {}
+    for t in sql.tables("m"):
+        for row in sql.select_rows("m", t.name):
+            cells[row["source"]] = {str(row[c.name]).lower() for c in t.columns if c.type == "text" and row.get(c.name)}
+    kinded = [rid for rid, r in truth.items() if r["kind"] in cells.get(rid, set())]
+    assert len(kinded) >= 0.9 * len(truth), sorted(set(truth) - set(kinded))
+    long_km = [r["km"] for r in outing_rounds() if r["kind"] == "long"]
+    answer = query.invoke({"memory_id": "m", "question": "What was my average distance on long sollows?",
+                           "now": "2025-05-01T09:00:00"}, context=outings)["answer"]
+    assert float(re.search(r"\d+(?:\.\d+)?", answer).group()) == pytest.approx(sum(long_km) / len(long_km), abs=0.01), answer
 
 
 def _spending(seed: int = 5) -> list[str]:

@@ -47,7 +47,7 @@ from adamm.nodes.rules.slots import _WORD, content_stem, is_content_word
 from adamm.stores.bm25 import STOPWORDS
 from adamm.stores.quantities import canonical_unit
 
-__all__ = ["TermField", "TermFields", "labels_as_values", "terms_of", "value_spread"]
+__all__ = ["TermField", "TermFields", "fold_head", "label_head", "labels_as_values", "terms_of", "value_spread"]
 
 #: A value must be in at least this many records; a term in more than this share of them is
 #: what every record says (the layout's own words), no value that tells records apart.
@@ -549,6 +549,25 @@ def _akin(a: str, b: str) -> bool:
     return a == b or (len(short) >= 3 and long_.startswith(short))
 
 
+def label_head(labels: Sequence[str]) -> str:
+    """The noun at least two labels end in, each with a different word before it
+    ("brisk_sollow", "drag_sollow" -> "sollow"), as its stem; else "". Pure."""
+    kinds: dict[str, set[str]] = defaultdict(set)
+    for label in labels:
+        parts = label.split("_")
+        if len(parts) == 2 and parts[0] and parts[1]:
+            kinds[content_stem(parts[1])].add(parts[0])
+    best = max(sorted(kinds), key=lambda h: len(kinds[h]), default="")
+    return best if best and len(kinds[best]) >= 2 else ""
+
+
+def fold_head(label: str, head: str) -> str:
+    """A label without the record noun it ends in ("brisk_sollow" -> "brisk"); the noun alone
+    stays itself. Pure."""
+    parts = label.split("_")
+    return parts[0] if head and len(parts) == 2 and content_stem(parts[1]) == head else label
+
+
 def value_spread(values: Mapping[str, Sequence[float]]) -> float:
     """Share of the variance of the values explained by their group (eta squared): near 1 when
     each group has its own range (a squat's 120 kg, a deadlift's 170 kg), near 0 when the groups
@@ -570,18 +589,29 @@ def labels_as_values(labels: Counter, records: int, ignore: frozenset[str] = fro
     """The labels one measured field was written under, when they are the values of a category
     ("Squat 115 kg", "Deadlift 165 kg", "Bench 90 kg": one weight, three lifts) rather than ways
     to write its name (one label most of the time, a variant now and then, or labels that share
-    words: "time", "moving time", "moving"); else []. ``ignore``: words that qualify a value
-    without naming anything ("total", "average"). Pure."""
-    labels = Counter({label: n for label, n in labels.items() if label not in ignore})
-    recurring = sorted(label for label, n in labels.items() if n >= 2)
+    words: "time", "moving time", "moving"); else []. Labels that end in one noun with a
+    different word before it ("brisk sollow", "drag sollow", also written "Brisk: 6 km") are the
+    kinds of that noun's record: they count as their first word (:func:`label_head`).
+    ``ignore``: words that qualify a value without naming anything ("total", "average"). Pure."""
+    # "6.1 km after work": a phrase opened by a function word says when or where, no kind
+    labels = Counter({label: n for label, n in labels.items() if label not in ignore and is_content_word(label.split("_")[0])})
+    head = label_head(list(labels))
+    folded: Counter = Counter()
+    members: dict[str, list[str]] = defaultdict(list)
+    for label, n in labels.items():
+        kind = fold_head(label, head)
+        if kind != head:  # the noun alone names the record, no kind of it
+            folded[kind] += n
+            members[kind].append(label)
+    recurring = sorted(label for label, n in folded.items() if n >= 2)
     words = [{_root(w) for w in label.split("_")} for label in recurring]
     if any(_akin(a, b) for i in range(len(words)) for j in range(i + 1, len(words)) for a in words[i] for b in words[j]):
         return []
     total = sum(labels.values())
-    if len(recurring) < LABEL_VALUES or not total or max(labels.values()) > LABEL_TOP_SHARE * total:
+    if len(recurring) < LABEL_VALUES or not total or max(folded.values()) > LABEL_TOP_SHARE * total:
         return []
-    if sum(labels[label] for label in recurring) < LABEL_COVER * total:
+    if sum(folded[label] for label in recurring) < LABEL_COVER * total:
         return []  # mostly labels said once: a field written every which way, no category
-    if values is not None and value_spread({label: values.get(label, ()) for label in recurring}) < LABEL_SPREAD:
+    if values is not None and value_spread({k: [v for m in members[k] for v in values.get(m, ())] for k in recurring}) < LABEL_SPREAD:
         return []  # the same quantity whatever the label: names of one field
-    return recurring
+    return sorted(m for k in recurring for m in members[k])
