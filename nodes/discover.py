@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 from functools import lru_cache
+from typing import Any
 from collections.abc import Iterable, Sequence
 
 from adamm.nodes.rules.observe import DIMENSION_NAMES, GENERIC_WORDS, MONEY_WORDS, QUALIFIERS
@@ -73,6 +74,10 @@ def fill_slots(sql: SqlStore, memory_id: str, resolver: AttributeResolver, round
     units = {k.unit for k in measured if k.unit and k.unit.isalpha()} | _app_names(texts.values())
     # nor a qualifier ("Week total", "Season total bar"): it says what a value sums, no category
     exclude = {w for name in measured_names for w in name.split("_")} | units | QUALIFIERS
+    # ... except the words of labels that are kinds of a noun's record: "brisk" of "brisk sollow"
+    # is read bare too ("Sollow done: 8.1 km, brisk.")
+    kinds = {a: c for a, c in categories.items() if label_head(c[1])}
+    exclude -= {w for category, value in _category_values(kinds) for w in (*value.split(), category)}
     model = SlotModel().fit([t for t in texts.values() if t], labelled, exclude)
     terms = _term_fields(sql, memory_id, resolver, rounds, by_record, texts, model, labelled, categories,
                          measured, measured_names, units)
@@ -517,10 +522,15 @@ def merge_value_labels(sql: SqlStore, memory_id: str) -> int:
     if not values:
         return 0
     ranges: dict[str, tuple[float, float]] | None = None
+    sets: list[frozenset[str]] | None = None
+    categories = {content_stem(n): n for n, a in attributes.items() if a.kind == "text"}
     merged = 0
     for name in sorted(measured):
         a = measured[name]
         target = _field_behind(name, (name, *a.aliases), values, called)
+        if target is None and (kind := _kind_named(name, values, categories)) is not None:
+            sets = _record_sets(sql.observations(memory_id)) if sets is None else sets
+            target = _measured_with(kind, name, measured, sets)
         if target is None:
             continue
         b = attributes[target]
@@ -533,6 +543,38 @@ def merge_value_labels(sql: SqlStore, memory_id: str) -> int:
         called = {k: v for k, v in called.items() if v != name}
         merged += 1
     return merged
+
+
+def _kind_named(name: str, values: set[str], categories: dict[str, str]) -> str | None:
+    """The category a measured attribute is named after one value of: ``ossic_brandle`` where
+    "ossic" is stored for the field ``brandle`` ("4.5 km ossic brandle": a kind of brandle, its
+    distance) - the category's name, else None."""
+    words = name.split("_")
+    if len(words) < 2 or "_".join(words[:-1]) not in values:
+        return None
+    return categories.get(content_stem(words[-1]))
+
+
+def _record_sets(observations: Iterable[ObservationRecord]) -> list[frozenset[str]]:
+    """The attribute set of every record (the batch's too: rounds are counted only later)."""
+    out: dict[tuple[str, int], set[str]] = defaultdict(set)
+    for o in observations:
+        out[(o.round_id, o.record)].add(o.attribute)
+    return [frozenset(s) for s in out.values()]
+
+
+def _measured_with(category: str, name: str, measured: dict[str, Any], sets: Sequence[frozenset[str]]) -> str | None:
+    """The measured field of ``name``'s dimension that the category's records hold most often,
+    never in one record with ``name``: what the kind-named attribute measures under its own name."""
+    dimension = measured[name].dimension
+    best: tuple[int, str] | None = None
+    for other, a in measured.items():
+        if other == name or a.dimension != dimension or any(name in s and other in s for s in sets):
+            continue
+        held = sum(1 for s in sets if other in s and category in s)
+        if held and (best is None or (held, other) > best):
+            best = (held, other)
+    return best[1] if best else None
 
 
 def _field_behind(name: str, labels: Iterable[str], values: set[str], called: dict[str, str]) -> str | None:

@@ -90,6 +90,7 @@ def extract_attributes(state: IngestState, runtime: Runtime[Context]) -> dict[st
         rounds = b.sql.get_rounds(memory_id, pending) if pending else []
         resolver = _resolver(b, memory_id, ctx.attribute_merge_threshold)
         known_before = set(resolver.known)
+        fields_before = {a.name for a in b.sql.attributes(memory_id)}
         records: list[ObservationRecord] = []
         ocr = {r.round_id: ocr_images(r) if ctx.ocr else {} for r in rounds}
         asked = {r.round_id for r in rounds
@@ -109,16 +110,25 @@ def extract_attributes(state: IngestState, runtime: Runtime[Context]) -> dict[st
         gated = len(rounds) - len(asked) if ctx.extractor != "rules" else 0
         records = _fill_and_store(b, memory_id, resolver, rounds, records)
         # labels of one field are merged when a new label appears; a batch of known labels has none
-        fresh = bool(set(resolver.known) - known_before)
+        # ... or a field discovered over the records ("brandle" of "ossic brandle")
+        fresh = bool(set(resolver.known) - known_before) or bool({a.name for a in b.sql.attributes(memory_id)} - fields_before)
         merged = consolidate_attributes(b.sql, memory_id, rounds) if fresh else 0
         # "Oremko thr 14.0": a label that is a category's value and a field's label is that
         # field - looked for when a batch brings a new label, as consolidation is
         merged += merge_value_labels(b.sql, memory_id) if fresh else 0
-        if merged:  # labels merged into one field may be a category's values ("Squat 115 kg", "Bench 90 kg"): read again
+        pending_merge = merged
+        for _ in range(3):
+            if not pending_merge:
+                break
+            # labels merged into one field may be a category's values ("Squat 115 kg", "Bench 90 kg"): read again
             rename_category_fields(b.sql, memory_id)
             resolver = _resolver(b, memory_id, ctx.attribute_merge_threshold)
             stated = [o for o in b.sql.observations(memory_id, [r.round_id for r in rounds]) if not o.source.startswith(SLOT_SOURCE + ":")]
             records = _fill_and_store(b, memory_id, resolver, rounds, stated)
+            # ... and a category found on that reading ("brandle" of "ossic brandle") may show a
+            # measured field named after one of its values
+            pending_merge = merge_value_labels(b.sql, memory_id)
+            merged += pending_merge
         b.sql.add_model_use(memory_id, entries)  # this run's calls only: `adamm stats` shows model_fallbacks
     return {"stored": {"observations": len(records), "extraction_failures": failures, "attributes_merged": merged,
                        "extractor_skipped": gated},

@@ -263,17 +263,18 @@ def test_labels_that_take_turns_become_a_category_column(lifts: Context) -> None
 OUTING_KINDS = {"brisk": (6, 9), "drag": (4, 6), "long": (12, 18), "vennick": (3, 5)}
 
 
-def outing_rounds(n: int = 32) -> list[dict[str, Any]]:
+def outing_rounds(n: int = 40) -> list[dict[str, Any]]:
     """An outing log in invented words whose kind is written before the record's noun ("a brisk
     sollow"), as a label ("Vennick: ...") or bare among the values ("..., drag.")."""
     rng = random.Random(9)
-    forms = ["Did a {d} km {k} sollow this morning, {m} min.", "{K} sollow today: {d} km in {m} min.",
-             "Got out for a {k} sollow after work - {d} km, {m} min.", "Sollow done: {d} km, {m} min, {k}."]
+    forms = ["{d} km {k} sollow this morning, {m} min.", "Did a {d} km {k} sollow this morning, {m} min.",
+             "{K} sollow today: {d} km in {m} min.", "Got out for a {k} sollow after work - {d} km, {m} min.",
+             "Sollow done: {d} km, {m} min, {k}."]
     out = []
     for i in range(n):
         k = list(OUTING_KINDS)[i % 4]
         d = round(rng.uniform(*OUTING_KINDS[k]), 1)
-        text = forms[(i // 4) % 4].format(d=d, k=k, K=k.capitalize(), m=int(d * 5.5))
+        text = forms[(i // 4) % len(forms)].format(d=d, k=k, K=k.capitalize(), m=int(d * 5.5))
         out.append({"round_id": f"o{i}", "session_id": f"s{i}", "timestamp": f"2025-04-{1 + i % 28:02d}T18:00:00",
                     "user_text": text, "assistant_text": "Logged.", "kind": k, "km": d})
     return out
@@ -294,10 +295,38 @@ def test_kinds_written_before_the_records_noun_become_a_column(outings: Context)
             cells[row["source"]] = {str(row[c.name]).lower() for c in t.columns if c.type == "text" and row.get(c.name)}
     kinded = [rid for rid, r in truth.items() if r["kind"] in cells.get(rid, set())]
     assert len(kinded) >= 0.9 * len(truth), sorted(set(truth) - set(kinded))
+    # "4.5 km drag sollow": a distance named after its kind is the distance, in one column
+    km = [c.name for t in sql.tables("m") for c in t.columns if c.unit == "km"]
+    assert len(km) == 1, km
     long_km = [r["km"] for r in outing_rounds() if r["kind"] == "long"]
     answer = query.invoke({"memory_id": "m", "question": "What was my average distance on long sollows?",
                            "now": "2025-05-01T09:00:00"}, context=outings)["answer"]
     assert float(re.search(r"\d+(?:\.\d+)?", answer).group()) == pytest.approx(sum(long_km) / len(long_km), abs=0.01), answer
+
+
+def varied_outings(seed: int = 3, n: int = 60) -> list[dict[str, Any]]:
+    """Outings whose kind is written five ways, one picked at random each time - among them
+    after the distance ("4.5 km wide brandle"), which can make a field named after a kind."""
+    rng = random.Random(seed)
+    kinds = {"tarry": (6, 9), "quell": (4, 6), "wide": (12, 18), "ossic": (3, 5)}
+    forms = ["{d} km {k} brandle this morning, {m} min.", "{K} today: {d} km in {m} min.", "Did {d} km after work ({k}), {m} min.",
+             "Brandle done: {d} km, {m} min, {k}.", "Screenshot of the Pellow app card: '{K} brandle' — {d} km · {m} min · avg pace shown."]
+    out = []
+    for i in range(n):
+        k = rng.choice(list(kinds))
+        d = round(rng.uniform(*kinds[k]), 1)
+        out.append({"round_id": f"o{i}", "session_id": f"s{i}", "timestamp": f"2025-04-{1 + i % 28:02d}T18:00:00",
+                    "user_text": rng.choice(forms).format(d=d, k=k, K=k.capitalize(), m=int(d * 5.5)), "assistant_text": "Logged."})
+    return out
+
+
+def test_a_distance_named_after_its_kind_joins_the_distance(db_url: str, tmp_path) -> None:
+    # "4.5 km wide brandle" before "brandle" was known as a field made ``wide_brandle``: once
+    # "wide" is a stored brandle, that field is the distance the other brandles have
+    for ctx in ingested(varied_outings(), home=str(tmp_path), database_url=db_url, use_retrieval=False):
+        sql = backends(ctx).sql
+        assert [a.name for a in sql.attributes("m") if a.unit == "km"] == ["distance"]
+        assert [[c.name for c in t.columns if c.unit == "km"] for t in sql.tables("m")] == [["distance"]]
 
 
 def _spending(seed: int = 5) -> list[str]:
