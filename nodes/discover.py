@@ -141,6 +141,10 @@ def fill_slots(sql: SqlStore, memory_id: str, resolver: AttributeResolver, round
         batch = [_renamed(o, renamed) for o in batch]
         by_record = {key: [_renamed(o, renamed) for o in group] for key, group in by_record.items()}
         found = {key: [_renamed(o, renamed) for o in group] for key, group in found.items()}
+        # a record that held the field under both names keeps one reading of it
+        batch = _one_each(batch)
+        by_record = {key: _one_each(group) for key, group in by_record.items()}
+        found = {key: [o for o in _one_each([*by_record.get(key, ()), *group]) if o in group] for key, group in found.items()}
     out = list(batch) + [o for key, obs in found.items() if key[0] in batch_ids for o in obs]
     before: dict[str, set[tuple[int, str, str | None]]] = defaultdict(set)
     for o in stored:
@@ -288,10 +292,24 @@ def _counted_categories(groups: Iterable[list[ObservationRecord]]) -> dict[str, 
     return out
 
 
+def _one_each(group: list[ObservationRecord]) -> list[ObservationRecord]:
+    """The observations with the first of each (round, record, attribute) only."""
+    seen: set[tuple[str, int, str]] = set()
+    out = []
+    for o in group:
+        key = (o.round_id, o.record, o.attribute)
+        if key not in seen:
+            seen.add(key)
+            out.append(o)
+    return out
+
+
 def _renamed(o: ObservationRecord, names: dict[str, str]) -> ObservationRecord:
     if o.attribute not in names:
         return o
-    return ObservationRecord.model_construct(**{**{f: getattr(o, f) for f in _FIELDS}, "attribute": names[o.attribute]})
+    name = names[o.attribute]
+    value = without_name(o.value_text, name) if o.value_text else o.value_text  # "vennick sollow" as a sollow: "vennick"
+    return ObservationRecord.model_construct(**{**{f: getattr(o, f) for f in _FIELDS}, "attribute": name, "value_text": value})
 
 
 #: A text field with one value in at least this share of its (at least ``LABEL_MIN``) records is
@@ -351,7 +369,8 @@ def _merge_by_values(by_record: dict[tuple[str, int], list[ObservationRecord]],
             if o.value_num is None and o.value_text:
                 values[o.attribute][o.value_text.strip().lower()] += 1
         for a, va in said.items():  # the same value under both names is one field read twice, not two
-            together[a].update(b for b, vb in said.items() if b != a and vb != va)
+            together[a].update(b for b, vb in said.items() if b != a and vb != va and without_name(va, b) != vb
+                               and without_name(vb, a) != va)
     out: dict[str, str] = {}
     for a, va in values.items():
         total = sum(va.values())
@@ -359,9 +378,13 @@ def _merge_by_values(by_record: dict[tuple[str, int], list[ObservationRecord]],
         for b, vb in values.items():
             # together in a record or two of many (a week view whose name was read into the next
             # day's record) does not make two fields; together often does
-            if b == a or together[a][b] > TOGETHER_SLACK * total or sum(vb.values()) <= total or b in DEFAULT_CONTEXT_ATTRIBUTES:
+            if b == a or together[a][b] > TOGETHER_SLACK * total or b in DEFAULT_CONTEXT_ATTRIBUTES:
                 continue
-            shared = sum(n for v, n in va.items() if v in vb)
+            # "vennick sollow" in a layout's cell is "vennick" of the field ``sollow``, whichever is held more
+            named = sum(n for v, n in va.items() if without_name(v, b) != v and without_name(v, b) in vb)
+            if sum(vb.values()) <= total and named < MERGE_SHARE * total:
+                continue
+            shared = sum(n for v, n in va.items() if v in vb or without_name(v, b) in vb)
             if shared >= MERGE_SHARE * total and shared > best_shared:
                 best, best_shared = b, shared
         if best is not None and a not in DEFAULT_CONTEXT_ATTRIBUTES:

@@ -320,6 +320,27 @@ def varied_outings(seed: int = 3, n: int = 60) -> list[dict[str, Any]]:
     return out
 
 
+def test_a_kind_written_with_its_noun_in_a_cell_is_the_nouns_field(db_url: str, tmp_path) -> None:
+    # "- drag sollow" after the values fills a layout's cell; "a drag sollow" the slot "_ sollow":
+    # one field, whose value is "drag" however it was written
+    rng = random.Random(4)
+    rounds = []
+    for i in range(40):
+        k = list(OUTING_KINDS)[i % 4]
+        d = round(rng.uniform(*OUTING_KINDS[k]), 1)
+        text = [f"Did my {k} sollow this morning. {d} km in {int(d * 5.5)} min.", f"{d} km in {int(d * 5.5)} min - {k} sollow."][(i // 4) % 2]
+        rounds.append({"round_id": f"c{i}", "session_id": f"s{i}", "timestamp": f"2025-04-{1 + i % 28:02d}T18:00:00",
+                       "user_text": text, "assistant_text": "Logged.", "kind": k})
+    for ctx in ingested([{k: v for k, v in r.items() if k != "kind"} for r in rounds], home=str(tmp_path), database_url=db_url,
+                        use_retrieval=False):
+        sql = backends(ctx).sql
+        (table,) = sql.tables("m")
+        texts = [c.name for c in table.columns if c.type == "text" and c.name != "time_of_day"]
+        assert texts == ["sollow"], texts
+        got = {row["source"]: row["sollow"] for row in sql.select_rows("m", table.name)}
+        assert all(got.get(r["round_id"]) == r["kind"] for r in rounds), got
+
+
 def test_a_distance_named_after_its_kind_joins_the_distance(db_url: str, tmp_path) -> None:
     # "4.5 km wide brandle" before "brandle" was known as a field made ``wide_brandle``: once
     # "wide" is a stored brandle, that field is the distance the other brandles have
