@@ -139,3 +139,20 @@ def test_format_table_aligns_columns():
     text = bd.format_table([["scenario", "x"], ["cycling", "12.5"]])
     head, rule, row = text.splitlines()
     assert len(head) == len(rule) == len(row) and row.startswith("cycling ")
+
+
+def test_the_outing_log_generator_writes_a_scorable_set(tmp_path):
+    import json
+    kinds_log = load_script("benchmarks/kinds_log.py")
+    assert kinds_log.main([str(tmp_path), "--seed", "0", "--seed", "5"]) == 0
+    assert (tmp_path / "score.py").is_file()
+    for seed in (0, 5):
+        dialog = json.loads((tmp_path / "dialog" / f"outings{seed}.json").read_text())
+        records = [json.loads(line) for line in (tmp_path / "records" / f"outings{seed}.jsonl").read_text().splitlines()]
+        rounds = {r["round"]: r["user"] for s in dialog["multi_session_dialogues"] for r in s["dialogues"]}
+        # every record's kind and distance are written in its round, in one of the layouts
+        assert records and all(r["fields"]["kind"] in rounds[r["round"]].lower() and str(r["fields"]["distance_km"]) in rounds[r["round"]]
+                               for r in records)
+        counts = [q["answer_value"] for q in dialog["human-annotated QAs"] if q["question"].startswith("How many") and "km" not in q["question"]]
+        assert sum(counts) == len(records)
+    assert kinds_log.main([str(tmp_path), "--kinds", "a,b"]) == 2  # four kinds or a clear error

@@ -1,0 +1,127 @@
+"""Write outing logs whose record kind is written in many layouts, for bench_analytic_dev.py.
+
+    python benchmarks/kinds_log.py OUT [--seed N]... [--noun WORD] [--kinds A,B,C,D]
+    python benchmarks/bench_analytic_dev.py --systems adamm --data OUT
+
+Each scenario is a log of outings (a distance in km, a time) of four kinds, and the kind is
+written the way people write it - before the record's noun ("a brisk sollow", "Brisk sollow
+today: ..."), after the values ("6.2 km brisk sollow", "..., brisk."), in parentheses, in an
+app card's quoted cell, in a sentence of its own ("Did my brisk sollow this morning. 6.2 km in
+31:10."). The default words are invented, so only discovered structure can answer; ``--noun``
+and ``--kinds`` give other words (``--noun run --kinds tempo,easy,long,recovery``: a running
+log in everyday English). Layout families by seed: 0-1 the noun phrase, 2-3 labels, cells and
+bare words, 4 and up sentences around the values. Questions: the average, count, April total
+and longest of each kind, the most frequent kind, the share of one kind. Scored by
+``eval/invented/score.py``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import shutil
+import sys
+from datetime import date, timedelta
+from pathlib import Path
+
+SCORER = Path(__file__).resolve().parents[1] / "eval" / "invented" / "score.py"
+LAYOUTS = [
+    ["Did a {d} km {k} {noun} this morning, {t}.", "{K} {noun} today: {d} km in {t}.", "{K} {noun}, {d} km, {t}. Legs fine.",
+     "Got out for a {k} {noun} after work - {d} km, {t}.", "Yesterday's {k} {noun}: {d} km in {t}, felt good."],
+    ["{d} km {k} {noun} this morning, {t}.", "{K} today: {d} km in {t}.", "Did {d} km after work ({k}), {t}.",
+     "{Noun} done: {d} km, {t}, {k}.", "Screenshot of the Pellow app card: '{K} {noun}' — {d} km · {t} · avg pace shown."],
+    ["Did my {k} {noun} this morning. {d} km in {t}.", "{d} km in {t} - {k} {noun}.", "{K} {noun} with the club! {d} km, {t}.",
+     "Another {k} {noun}. Watch says {d} km, {t}.", "Morning {noun} ({k}): {d} km / {t}"],
+]
+#: Each kind's distance range (km) and pace (min/km): the kinds differ, as real ones do.
+SHAPES = [((6, 9), 4.6), ((4, 6), 6.0), ((12, 18), 5.4), ((3, 5), 5.6)]
+CHAT = ["Any tips for sore calves?", "Rained all day, stayed in.", "New shoes arrived, bright orange.",
+        "My neighbour Tolle asked about the route again."]
+
+
+def _clock(minutes: float) -> str:
+    whole = int(minutes)
+    seconds = int((minutes % 1) * 60)
+    return f"{whole}:{seconds:02d}" if minutes < 60 else f"{whole // 60}:{whole % 60:02d}:{seconds:02d}"
+
+
+def scenario(seed: int, noun: str, kinds: list[str]) -> tuple[dict, list[dict]]:
+    """(dialog, records) of one log."""
+    rng = random.Random(seed)
+    layouts = LAYOUTS[min(seed // 2, len(LAYOUTS) - 1)]
+    shape = dict(zip(kinds, SHAPES))
+    nouns = noun + ("es" if noun.endswith("s") else "s")
+    records: list[dict] = []
+    sessions = []
+    day, n = date(2025, 3, 1), 0
+    while day < date(2025, 6, 1):
+        n += 1
+        rounds = []
+        for _ in range(rng.randint(1, 3)):
+            rid = f"D{n}:{len(rounds) + 1}"
+            if rng.random() < 0.25:
+                rounds.append({"round": rid, "user": rng.choice(CHAT), "assistant": "Noted."})
+                continue
+            k = rng.choice(kinds)
+            (lo, hi), pace = shape[k]
+            km = round(rng.uniform(lo, hi), 1)
+            minutes = km * pace * rng.uniform(0.95, 1.05)
+            layout = rng.choice(layouts)
+            text = layout.format(d=km, k=k, K=k.capitalize(), noun=noun, Noun=noun.capitalize(), t=_clock(minutes))
+            observed = day - timedelta(days=1) if layout.startswith("Yesterday") else day
+            rounds.append({"round": rid, "user": text, "assistant": "Logged."})
+            records.append({"round": rid, "observed": observed.isoformat(), "record_type": "outing",
+                            "fields": {"kind": k, "distance_km": km, "duration_min": round(minutes, 2)}})
+        sessions.append({"session_id": f"D{n}", "date": day.isoformat(), "dialogues": rounds})
+        day += timedelta(days=rng.randint(1, 3))
+    qas = []
+    for k in kinds:
+        mine = [r for r in records if r["fields"]["kind"] == k]
+        km = [r["fields"]["distance_km"] for r in mine]
+        april = [r["fields"]["distance_km"] for r in mine if r["observed"].startswith("2025-04")]
+        qas += [
+            {"point": "AVG", "question": f"What was my average distance on {k} {nouns}?", "answer_value": round(sum(km) / len(km), 2),
+             "answer_type": "number", "tolerance": 0.05, "unit": "km"},
+            {"point": "CNT", "question": f"How many {k} {nouns} did I log?", "answer_value": len(km), "answer_type": "number", "tolerance": 0},
+            {"point": "SUM", "question": f"How many km of {k} {nouns} did I do in April?", "answer_value": round(sum(april), 1),
+             "answer_type": "number", "tolerance": 0.05, "unit": "km"},
+            {"point": "MAX", "question": f"What was my longest {k} {noun}, in km?", "answer_value": max(km), "answer_type": "number",
+             "tolerance": 0.05, "unit": "km"},
+        ]
+    count = {k: sum(1 for r in records if r["fields"]["kind"] == k) for k in kinds}
+    qas.append({"point": "MAX", "question": f"Which kind of {noun} did I do most often?", "answer_value": max(count, key=count.get),
+                "answer_type": "string", "tolerance": 0, "candidates": kinds})
+    qas.append({"point": "AVG", "question": f"What share of my {nouns} were {kinds[2]} {nouns}, as a percentage?",
+                "answer_value": round(100 * count[kinds[2]] / len(records), 1), "answer_type": "number", "tolerance": 0.5})
+    return {"character_profile": {"name": "outings"}, "multi_session_dialogues": sessions, "human-annotated QAs": qas}, records
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("out", help="directory to write dialog/, records/ and score.py into")
+    p.add_argument("--seed", type=int, action="append", help="one scenario per seed (default: 0 to 5)")
+    p.add_argument("--noun", default="", help="the record's noun (default: an invented word per seed)")
+    p.add_argument("--kinds", default="", help="four comma-separated kinds (default: invented words per seed)")
+    args = p.parse_args(argv)
+    kinds = [k.strip() for k in args.kinds.split(",") if k.strip()]
+    if kinds and len(kinds) != 4:
+        print("error: --kinds takes four comma-separated words", file=sys.stderr)
+        return 2
+    out = Path(args.out)
+    for sub in ("dialog", "records"):
+        (out / sub).mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(SCORER, out / "score.py")
+    for seed in args.seed or range(6):
+        noun = args.noun or ("sollow", "brandle")[seed % 2]
+        words = kinds or (["brisk", "drag", "long", "vennick"], ["tarry", "quell", "wide", "ossic"])[seed % 2]
+        dialog, records = scenario(seed, noun, words)
+        name = f"outings{seed}"
+        (out / "dialog" / f"{name}.json").write_text(json.dumps(dialog, indent=1))
+        (out / "records" / f"{name}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+        print(f"{name}: {len(records)} records, {len(dialog['human-annotated QAs'])} questions")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
