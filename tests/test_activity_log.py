@@ -109,3 +109,15 @@ def test_net_change_is_the_last_minus_the_first(ctx: Context, question: str) -> 
     out = ask(ctx, question)
     assert out["calls"][-1]["args"]["operator"] == "delta"
     assert number(out["answer"]) == pytest.approx(MORNINGS[-1][2] - MORNINGS[0][2], abs=0.01)
+
+
+def test_a_noun_written_after_kinds_still_names_the_rows() -> None:
+    """"a training zarn", "a group zarn", "Oskel zarn card": the rows' noun, though a field of
+    kinds is named after it; "Brask: tessim" in every row is a label, which names no table."""
+    from adamm.nodes.rules.describer import ColumnSample, table_name
+    texts = [f"Did a {k} zarn today, {d} km." for k, d in
+             [("training", 12), ("group", 30), ("training", 14), ("commute", 8), ("group", 28), ("commute", 9)]]
+    measured = [ColumnSample("distance", "km", [12.0, 30.0, 14.0], 6)]
+    assert table_name(measured, set(), texts, frozenset({"distance", "zarn"})) == "zarn_log"
+    labelled = [f"Brask: tessim · {d} km" for d in (3, 4, 5, 6)]
+    assert table_name(measured, set(), labelled, frozenset({"distance", "brask"})) != "brask_log"

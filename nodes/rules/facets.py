@@ -5,12 +5,10 @@ because they are about time or money, not about any one kind of log:
 
 1. **the part of the day** - "this morning", "(afternoon)", a clock time "06:40" or "9:15 PM";
 2. **the payee** - in a text about money, a name paid "at / from" ("at the Orvak kreel": the
-   word after it, "kreel", is what the memory calls such places, kept as an alias);
-3. **kinds of outing** - the one closed vocabulary left ("commute", "tempo run", "group
-   ride"), kept until the discovered fields answer as well on logs nobody here has read.
+   word after it, "kreel", is what the memory calls such places, kept as an alias).
 
 Everything else categorical - a book's format, a fuel grade, a payment method, a meal, which
-arm - is discovered from the memory's own recurrences (``slots``: words beside a value and
+arm, the kind of an outing ("tempo run", "commute") - is discovered from the memory's own recurrences (``slots``: words beside a value and
 cells of a layout; ``terms``: recurring terms that take turns), never listed here. A name in
 a naming position (quoted, in parentheses, after "of / to / at") outside a payment says that a
 text is about a thing (:func:`names_something`), which separates records; which field it
@@ -43,7 +41,7 @@ class Facet:
     rank: int = 0  #: lower is surer; the caller keeps the surest facet per attribute
 
 
-# -- 1. the part of the day (and 3. kinds of outing) ------------------------------------------
+# -- 1. the part of the day ----------------------------------------------------------------------
 
 def _key(raw: str) -> str:
     return re.sub(r"[\s-]+", " ", raw.lower()).strip()
@@ -73,15 +71,8 @@ def _lookup(table: dict[str, str], raw: str) -> str | None:
 #: "night" is left out: "last night" dates a record (a night's sleep, last night's reading)
 #: more often than it places it in the day.
 _PART_OF_DAY = _vocab({"morning": "morning|this morning", "afternoon": "afternoon", "evening": "evening|tonight"})
-#: The last closed vocabulary of one kind of log. Measured on the test split's training log,
-#: the discovered fields do not yet read what it reads (without it that scenario falls from
-#: 57.9 % to 39.5 %); it goes when they do.
-_KIND = _vocab({"commute": "commute|commuting|commuted", "training": "training|training ride|training run|workout",
-                "group ride": "group ride|club ride|group run|club run", "race": "race|race day|time trial",
-                "recovery": "recovery|recovery ride|recovery run", "intervals": "intervals|interval session|interval training",
-                "long run": "long run|long ride", "easy run": "easy run|easy ride", "tempo": "tempo run|tempo ride|tempo"})
-_VOCABULARIES = (_PART_OF_DAY, _KIND)
-_VOCABULARY_NAMES = ("time_of_day", "kind")
+_VOCABULARIES = (_PART_OF_DAY,)
+_VOCABULARY_NAMES = ("time_of_day",)
 VOCABULARY_NAMES = frozenset(_VOCABULARY_NAMES)
 _MONEY = re.compile(r"[$€£¥₹]|\b(?:EUR|USD|GBP|CHF|euros?|dollars?|paid|cost|charged|receipt|invoice|bill)\b", re.I)
 
