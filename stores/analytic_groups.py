@@ -14,12 +14,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Float, Integer, and_, case, cast, func, literal, select
+from sqlalchemy import Float, Integer, and_, case, cast, func, select
 from sqlalchemy.sql.elements import ColumnElement
 
 from adamm.stores.analytic_filters import date_period
 from adamm.stores.analytic_query import Target, ToolResult, as_value, fetch_rows, row_select
-from adamm.stores.analytic_scope import Scope, ToolError, check_name, norm, resolve_column, singular, weekday_of
+from adamm.stores.analytic_scope import Scope, ToolError, check_name, fixed, norm, resolve_column, singular, weekday_of
 
 #: Operators Compute can apply per group (``group_by``).
 GROUP_OPS = ("count", "count_distinct", "sum", "avg", "median", "min", "max", "share")
@@ -43,12 +43,6 @@ class Group:
     fold: dict[str, str] | None = None  # a text column: values that mean another (:func:`folded_values`)
 
 
-def _fixed(value: Any) -> Any:
-    """A constant of our own rendered inline, so that the same expression in SELECT and GROUP BY
-    compiles to the same SQL on PostgreSQL (two bound parameters would be two expressions)."""
-    return literal(value, literal_execute=True)
-
-
 def _year_period(v: Any) -> tuple[datetime, datetime] | None:
     year = int(v)
     return (datetime(year, 1, 1), datetime(year + 1, 1, 1)) if 1 <= year < 9999 else None
@@ -59,9 +53,9 @@ def _virtual_group(scope: Scope, name: str) -> Group:
     if name == "weekday":
         key = weekday_of(d, scope.dialect)
     elif scope.dialect == "postgresql":
-        key = func.to_char(d, _fixed({"month": "YYYY-MM", "day": "YYYY-MM-DD", "year": "YYYY"}[name]))
+        key = func.to_char(d, fixed({"month": "YYYY-MM", "day": "YYYY-MM-DD", "year": "YYYY"}[name]))
     else:  # SQLite keeps datetimes as ISO text "YYYY-MM-DD HH:MM:SS.ffffff": a prefix is the period, cheaply
-        key = func.substr(d, _fixed(1), _fixed({"month": 7, "day": 10, "year": 4}[name]))
+        key = func.substr(d, fixed(1), fixed({"month": 7, "day": 10, "year": 4}[name]))
     present = d.is_not(None)
     if name == "weekday":
         return Group(name, key, None, lambda v: _WEEKDAYS[int(v)] if v is not None else None, present)
@@ -97,7 +91,7 @@ def _folded(expr: ColumnElement[Any], fold: dict[str, str]) -> ColumnElement[Any
     key = func.lower(func.trim(expr))
     if not fold:
         return key
-    return case(*((key == _fixed(a), _fixed(b)) for a, b in sorted(fold.items())), else_=key)
+    return case(*((key == fixed(a), fixed(b)) for a, b in sorted(fold.items())), else_=key)
 
 
 def _fold_of(scope: Scope, col: ColumnElement[Any]) -> dict[str, str]:
@@ -179,7 +173,7 @@ def grouped(scope: Scope, op: str, tgt: Target | None, where: ColumnElement[bool
         agg = {"count": total, "sum": func.sum(inner.c.s) if "s" in inner.c else None,
                "avg": cast(func.sum(inner.c.s), Float) / total if "s" in inner.c else None,
                "min": func.min(inner.c.s) if "s" in inner.c else None, "max": func.max(inner.c.s) if "s" in inner.c else None,
-               "share": cast(func.sum(inner.c.m), Float) * _fixed(100.0) / total if "m" in inner.c else None}[op]
+               "share": cast(func.sum(inner.c.m), Float) * fixed(100.0) / total if "m" in inner.c else None}[op]
         cols: list[Any] = [key.label("g"), agg.label("v"), total.label("n"), func.count().over().label("ngroups"),
                            func.sum(total).over().label("nrows"), func.min(inner.c.k).label("label")]
         if op == "share":
@@ -199,7 +193,7 @@ def grouped(scope: Scope, op: str, tgt: Target | None, where: ColumnElement[bool
         elif op in ("min", "max"):
             agg = func.min(xk) if op == "min" else func.max(xk)
         else:  # share
-            agg = cast(meet, Float) * _fixed(100.0) / n
+            agg = cast(meet, Float) * fixed(100.0) / n
         g = group.key.label("g")
         v = agg.label("v")
         cols = [g, v, n.label("n"), func.count().over().label("ngroups"), func.sum(n).over().label("nrows")]
@@ -225,7 +219,7 @@ def _grouped_median(scope: Scope, tgt: Target, where: ColumnElement[bool], group
     if group.label is not None:
         cols.append(func.min(scope.col(group.name)).over(partition_by=group.key).label("label"))
     inner = select(*cols).select_from(scope.table).where(where).subquery()
-    middle = and_(inner.c.rn >= (inner.c.cnt + _fixed(1)) // _fixed(2), inner.c.rn <= (inner.c.cnt + _fixed(2)) // _fixed(2))
+    middle = and_(inner.c.rn >= (inner.c.cnt + fixed(1)) // fixed(2), inner.c.rn <= (inner.c.cnt + fixed(2)) // fixed(2))
     v = func.avg(cast(inner.c.x, Float)).label("v")
     n = func.max(inner.c.cnt)
     out: list[Any] = [inner.c.g, v, n.label("n"), func.count().over().label("ngroups"), func.sum(n).over().label("nrows")]

@@ -206,11 +206,15 @@ def open_scope(sql: SqlStore, memory_id: str, table: str) -> Scope:
     return Scope(sql, memory_id, info, sa_table, _column_types(info), columns, sql.engine.dialect.name, effective)
 
 
+def fixed(value: Any) -> Any:
+    """A constant of our own rendered inline, so that the same expression in SELECT and GROUP BY
+    compiles to the same SQL on PostgreSQL (two bound parameters would be two expressions)."""
+    return literal(value, literal_execute=True)
+
+
 def weekday_of(day: ColumnElement[Any], dialect: str) -> ColumnElement[Any]:
     """The day of the week of a date column as an integer, 0 = Monday ... 6 = Sunday (Python's
     ``date.weekday()``), on either backend."""
-    def fixed(value: Any) -> Any:  # inline: the same SQL wherever the expression is compiled (SELECT, GROUP BY)
-        return literal(value, literal_execute=True)
     if dialect == "postgresql":
         return cast(func.extract("isodow", day), Integer) - fixed(1)
     # SQLite: %w is 0 = Sunday
