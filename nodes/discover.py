@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import Any
-from collections.abc import Iterable, Sequence
 
 from adamm.nodes.rules.observe import DIMENSION_NAMES, GENERIC_WORDS, MONEY_WORDS, QUALIFIERS
 from adamm.nodes.rules.slots import SlotModel, content_stem

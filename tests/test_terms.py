@@ -240,14 +240,16 @@ def lifts(db_url: str, tmp_path) -> Iterator[Context]:
                         home=str(tmp_path), database_url=db_url, use_retrieval=False)
 
 
+def text_cells(ctx: Context) -> dict[str, set[str]]:
+    """Each round's text cells over every table of memory ``m``, in lower case."""
+    sql = backends(ctx).sql
+    return {row["source"]: {str(row[c.name]).lower() for c in t.columns if c.type == "text" and row.get(c.name)}
+            for t in sql.tables("m") for row in sql.select_rows("m", t.name)}
+
+
 def test_labels_that_take_turns_become_a_category_column(lifts: Context) -> None:
-    sql = backends(lifts).sql
     truth = {r["round_id"]: r for r in lift_rounds()}
-    cells = {}
-    for t in sql.tables("m"):
-        for row in sql.select_rows("m", t.name):
-            texts = {str(row[c.name]).lower() for c in t.columns if c.type == "text" and row.get(c.name)}
-            cells[row["source"]] = texts
+    cells = text_cells(lifts)
     labelled = [rid for rid, r in truth.items() if r["lift"].lower() in cells.get(rid, set())]
     assert len(labelled) == len(truth), sorted(set(truth) - set(labelled))
     # ... and the planner filters by it: a lift named in a question is a stored value
@@ -289,10 +291,7 @@ def outings(db_url: str, tmp_path) -> Iterator[Context]:
 def test_kinds_written_before_the_records_noun_become_a_column(outings: Context) -> None:
     sql = backends(outings).sql
     truth = {r["round_id"]: r for r in outing_rounds()}
-    cells = {}
-    for t in sql.tables("m"):
-        for row in sql.select_rows("m", t.name):
-            cells[row["source"]] = {str(row[c.name]).lower() for c in t.columns if c.type == "text" and row.get(c.name)}
+    cells = text_cells(outings)
     kinded = [rid for rid, r in truth.items() if r["kind"] in cells.get(rid, set())]
     assert len(kinded) >= 0.9 * len(truth), sorted(set(truth) - set(kinded))
     # "4.5 km drag sollow": a distance named after its kind is the distance, in one column

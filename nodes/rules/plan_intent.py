@@ -84,6 +84,8 @@ _DELTA_UNIT = re.compile(r"\bhow\s+many\s+(?P<u>[a-z]+)\s+(?:did|have|had)\s+(?:
 def _asks_delta(text: str) -> bool:
     m = _DELTA_UNIT.search(text)
     return _DELTA.search(text) is not None or (m is not None and canonical_unit(m.group("u").lower()) is not None)
+
+
 _WHICH_DAY = re.compile(r"\b(?:(?:which|what)\s+(?:day|date|night|morning|evening)|on\s+which\s+day|when)\b", re.I)
 _WHICH_DAYS = re.compile(r"\b(?:(?:which|what)\s+(?:days|dates|nights)|on\s+which\s+days|list\s+(?:the\s+)?days)\b", re.I)
 _FIRST = re.compile(r"\b(first|earliest)\b", re.I)
