@@ -68,19 +68,9 @@ def record_word(texts: Sequence[str], skip: frozenset[str] = frozenset()) -> str
     return word if n >= RECORD_WORD_SHARE * len(texts) else None
 
 
-#: Share of a table's rows whose text writes one of a text column's values right before the
-#: column's name, for that column to hold kinds of the rows' noun.
+#: Share of a table's rows whose text writes a field's name as their noun, for that name to be
+#: the rows' noun rather than a label.
 KIND_SHARE = 0.3
-
-
-def _kinds_of(column: ColumnSample, texts: Sequence[str]) -> bool:
-    """Does the column hold kinds of a noun the rows are written with ("training" of "a training
-    ride" in the column ``ride``)? Pure."""
-    if "_" in column.name or not texts:
-        return False
-    values = {str(v).strip().lower() for v in column.values if isinstance(v, str) and v.strip()}
-    pairs = [f"{v} {column.name}" for v in values]
-    return bool(pairs) and sum(1 for t in texts if any(p in t.lower() for p in pairs)) >= KIND_SHARE * len(texts)
 
 
 def _noun_of_rows(name: str, texts: Sequence[str]) -> bool:
@@ -104,10 +94,10 @@ def table_name(columns: Sequence[ColumnSample], taken: set[str], texts: Sequence
                labels: frozenset[str] = frozenset()) -> str:
     """``labels``: the memory's attribute names and aliases ("Category groceries" in every row of
     payments is a label, not what a row is), left out of the record word with the columns' own."""
-    # "a training ride", "a group ride": a column of kinds written before the rows' own noun
-    # leaves that noun to name the rows ("ride_log"), as it would without the column
-    kinds = {c.name for c in columns if infer_type(c.values) == "text" and _kinds_of(c, texts)}
-    kinds |= {n for n in labels if _noun_of_rows(n, texts)}
+    # "a training ride", "a group ride": a field of kinds named after the rows' own noun leaves
+    # that noun to name the rows ("ride_log"), as it would without the field (every column is
+    # one of the memory's attributes, so ``labels`` holds its name)
+    kinds = {n for n in labels if _noun_of_rows(n, texts)}
     named = frozenset(content_stem(w) for n in (*(c.name for c in columns), *labels) if n not in kinds for w in n.split("_")) | GENERIC
     measured = [c for c in columns if infer_type(c.values) != "text"]
     if measured and any(w not in GENERIC for c in measured for w in c.name.split("_")):
