@@ -10,7 +10,9 @@ app card's quoted cell, in a sentence of its own ("Did my brisk sollow this morn
 31:10."). The default words are invented, so only discovered structure can answer; ``--noun``
 and ``--kinds`` give other words (``--noun run --kinds tempo,easy,long,recovery``: a running
 log in everyday English). Layout families by seed: 0-1 the noun phrase, 2-3 labels, cells and
-bare words, 4 and up sentences around the values. Questions: the average, count, April total
+bare words, 4-5 sentences around the values, 6-7 an app's fields and a notebook's shorthand, 8-9 the
+kind in a clause of its own without the noun, 10 and up miles beside kilometres among plans and
+other people's outings. Questions: the average, count, April total
 and longest of each kind, the most frequent kind, the share of one kind. Scored by
 ``eval/invented/score.py``.
 """
@@ -33,7 +35,20 @@ LAYOUTS = [
      "{Noun} done: {d} km, {t}, {k}.", "Screenshot of the Pellow app card: '{K} {noun}' — {d} km · {t} · avg pace shown."],
     ["Did my {k} {noun} this morning. {d} km in {t}.", "{d} km in {t} - {k} {noun}.", "{K} {noun} with the club! {d} km, {t}.",
      "Another {k} {noun}. Watch says {d} km, {t}.", "Morning {noun} ({k}): {d} km / {t}"],
+    # an app's fields and a notebook's shorthand
+    ["Type: {K} | Distance: {d} km | Time: {t}", "{K} — {d} km — {t}", "Logged {d} km ({K}) in {t}.",
+     "{K} {d}km {t}", "Watch summary: {Noun} · {K} · {d} km · {t} · 412 kcal"],
+    # the kind in a clause of its own, the noun left out
+    ["Kept it {k} today: {d} km in {t}.", "{t} for {d} km, {k} effort.", "Went out for {d} km this morning, {k}. Took {t}.",
+     "Today was a {k} one - {d} km, {t}.", "{d} km in {t}. It was {k}."],
+    # miles beside kilometres, among plans and other people's outings that are no records
+    ["{K} {noun}, {mi} mi, {t}.", "{d} km {k} {noun} in {t}.", "Did a {mi} mile {k} {noun} this morning ({t}).",
+     "{K} {noun} today: {d} km, {t}.", "Logged a {k} {noun}: {mi} miles in {t}."],
 ]
+#: Rounds of the last family that hold no record of the user's: a plan, a goal, someone else's.
+DISTRACTORS = ["Tomorrow's plan: a {k} {noun} of {d} km.", "My sister did a {d} km {k} {noun} in {t}, faster than me!",
+               "Goal for next month: a {d} km {k} {noun} every week."]
+MILE_KM = 1.609344
 #: Each kind's distance range (km) and pace (min/km): the kinds differ, as real ones do.
 SHAPES = [((6, 9), 4.6), ((4, 6), 6.0), ((12, 18), 5.4), ((3, 5), 5.6)]
 CHAT = ["Any tips for sore calves?", "Rained all day, stayed in.", "New shoes arrived, bright orange.",
@@ -67,8 +82,15 @@ def scenario(seed: int, noun: str, kinds: list[str]) -> tuple[dict, list[dict]]:
             (lo, hi), pace = shape[k]
             km = round(rng.uniform(lo, hi), 1)
             minutes = km * pace * rng.uniform(0.95, 1.05)
+            if layouts is LAYOUTS[-1] and rng.random() < 0.15:
+                text = rng.choice(DISTRACTORS).format(d=km, k=k, noun=noun, t=_clock(minutes))
+                rounds.append({"round": rid, "user": text, "assistant": "Noted."})
+                continue
             layout = rng.choice(layouts)
-            text = layout.format(d=km, k=k, K=k.capitalize(), noun=noun, Noun=noun.capitalize(), t=_clock(minutes))
+            miles = round(km / MILE_KM, 1)
+            if "{mi}" in layout:
+                km = round(miles * MILE_KM, 3)
+            text = layout.format(d=km, mi=miles, k=k, K=k.capitalize(), noun=noun, Noun=noun.capitalize(), t=_clock(minutes))
             observed = day - timedelta(days=1) if layout.startswith("Yesterday") else day
             rounds.append({"round": rid, "user": text, "assistant": "Logged."})
             records.append({"round": rid, "observed": observed.isoformat(), "record_type": "outing",
@@ -100,7 +122,7 @@ def scenario(seed: int, noun: str, kinds: list[str]) -> tuple[dict, list[dict]]:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("out", help="directory to write dialog/, records/ and score.py into")
-    p.add_argument("--seed", type=int, action="append", help="one scenario per seed (default: 0 to 5)")
+    p.add_argument("--seed", type=int, action="append", help="one scenario per seed (default: 0 to 11)")
     p.add_argument("--noun", default="", help="the record's noun (default: an invented word per seed)")
     p.add_argument("--kinds", default="", help="four comma-separated kinds (default: invented words per seed)")
     args = p.parse_args(argv)
@@ -112,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
     for sub in ("dialog", "records"):
         (out / sub).mkdir(parents=True, exist_ok=True)
     shutil.copyfile(SCORER, out / "score.py")
-    for seed in args.seed or range(6):
+    for seed in args.seed or range(12):
         noun = args.noun or ("sollow", "brandle")[seed % 2]
         words = kinds or (["brisk", "drag", "long", "vennick"], ["tarry", "quell", "wide", "ossic"])[seed % 2]
         dialog, records = scenario(seed, noun, words)

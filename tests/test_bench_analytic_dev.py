@@ -144,9 +144,9 @@ def test_format_table_aligns_columns():
 def test_the_outing_log_generator_writes_a_scorable_set(tmp_path):
     import json
     kinds_log = load_script("benchmarks/kinds_log.py")
-    assert kinds_log.main([str(tmp_path), "--seed", "0", "--seed", "5"]) == 0
+    assert kinds_log.main([str(tmp_path), "--seed", "0", "--seed", "5", "--seed", "6", "--seed", "8"]) == 0
     assert (tmp_path / "score.py").is_file()
-    for seed in (0, 5):
+    for seed in (0, 5, 6, 8):
         dialog = json.loads((tmp_path / "dialog" / f"outings{seed}.json").read_text())
         records = [json.loads(line) for line in (tmp_path / "records" / f"outings{seed}.jsonl").read_text().splitlines()]
         rounds = {r["round"]: r["user"] for s in dialog["multi_session_dialogues"] for r in s["dialogues"]}
