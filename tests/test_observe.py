@@ -203,6 +203,8 @@ def test_game_results_scores_and_opponents() -> None:
     # a short numeric day heading a line or row of a log: the reading in the last three months
     ("9/11 frell (top pen) x3 — 887g", date(2024, 11, 9)), ("W 14/11 hose 60L", date(2024, 11, 14)),
     ("11/14 Thu — brosk 3h45", date(2024, 11, 14)),
+    # ... and anywhere in a line when a weekday after it fits one reading
+    ("handwritten: '11/7 Thu — brosk 3h45'", date(2024, 11, 7)), ("then 7/11 Thu — Vrell 2.25h", date(2024, 11, 7)),
     # an abbreviated weekday heading a line, and chat's "yday"
     ("tue: 7.2k steps", date(2024, 11, 19)), ("Weds — no run", date(2024, 11, 13)), ("yday: 7,134 steps", date(2024, 11, 19)),
     # ... after a list's bullet too
@@ -215,7 +217,7 @@ def test_day_cues(text: str, day: date) -> None:
     assert hit.day == day
 
 
-@pytest.mark.parametrize("text", ["mood 8/10", "Tue 4 km", "Sun 9:30 walk", "Fri 13 · 3/4 done", "Slest: Thu 27, Fri 32",
+@pytest.mark.parametrize("text", ["mood 8/10", "Tue 4 km", "scored 11/8 Thu", "11/8 Mon — brosk", "Sun 9:30 walk", "Fri 13 · 3/4 done", "Slest: Thu 27, Fri 32",
                                   "4/5 stars", "rated it 3/4 today", "8/10 — a good one", "the tue: slot", "6.4 dv ; 69 vrek"])
 def test_a_short_number_after_a_weekday_is_a_day_only_when_the_weekday_fits(text: str) -> None:
     assert [d.day for d in find_dates(text, REF.date()) if d.kind == "day"] == []
@@ -478,6 +480,11 @@ def test_a_value_of_one_part_of_a_line_stays_with_that_parts_record() -> None:
     # a card's title over tiles is no label of the first tile; a bare m:ss tile beside a distance is the time taken
     ("Plorn summary: 5.01 km · 21:44 · 5:20 /km", {"distance": 5.01, "duration": 21 + 44 / 60, "pace": 5 + 20 / 60}),
     ("Ride 42 km · 1:45 · 24 km/h", {"distance": 42.0, "duration": 1.75, "speed": 24.0}),
+    # ... and so is one between dashes, or right after the distance
+    ("Vennick — 4.0 km — 23:02", {"distance": 4.0, "duration": 23 + 2 / 60}),
+    ("Plorn 4.2km 22:58", {"plorn": 4.2, "duration": 22 + 58 / 60}),
+    # "in" before a length of time: the time taken, whatever the parenthesised word before it
+    ("Logged 5.1 km (Drag) in 31:12.", {"distance": 5.1, "duration": 31.2}),
 ])
 def test_a_card_title_and_a_bare_time_tile(text: str, fields: dict) -> None:
     drafts = extract_round(rnd(text))

@@ -59,6 +59,9 @@ _WD_NUMERIC = re.compile(
 #: ("6.4 dv").
 _HEAD_NUMERIC = re.compile(r"(?m:^)[ \t'‘\"]*(?:[-•*][ \t]*)?(?:[A-Za-z]{1,2}[ \t]+)?(?P<a>\d{1,2})/(?P<b>\d{1,2})"
                            r"(?=[ \t]+[A-Za-z(]|[ \t]*:)")
+#: A short numeric day followed by a weekday that one of its readings falls on ("'5/1 Thu — ...'",
+#: "then 5/2 Fri — ..."): the weekday is the evidence, so it is a date anywhere in a line.
+_NUMERIC_WD = re.compile(r"(?<![\w/.:-])(?P<a>\d{1,2})/(?P<b>\d{1,2})[ \t,]+(?P<wd>" + _WD + r")(?![\w/])", re.I)
 #: How far back a short numeric day heading a line may lie.
 HEAD_DAYS_BACK = 92
 _REL = re.compile(
@@ -84,8 +87,13 @@ _DURATION_LABEL = re.compile(r"(?i)\b(?:time|duration|moving|elapsed|took|in)\s*
 
 
 def _whole_tile(text: str, a: int, b: int) -> bool:
-    """Is text[a:b] a tile of its own on a dashboard line ("5.01 km · 21:44 · 5:20 /km")?"""
-    return bool(re.search(r"[·|•]\s*$", text[:a])) and bool(re.match(r"\s*(?:[·|•]|$)", text[b:]))
+    """Is text[a:b] a tile of its own on a dashboard line ("5.01 km · 21:44 · 5:20 /km",
+    "Vennick — 4.0 km — 23:02")?"""
+    return bool(re.search(r"(?:[·|•]|\s[—–-])\s*$", text[:a])) and bool(re.match(r"\s*(?:[·|•]|[—–-]\s|$)", text[b:]))
+
+
+#: A distance written right before a value ("4.2km 22:58"): the value is the time it took.
+_AFTER_DISTANCE = re.compile(r"(?<![\w.,])\d{1,3}(?:[.,]\d{1,2})?\s?(?:km|kilomet(?:er|re)s?|mi|miles?)[ \t,]+$", re.I)
 
 
 def minutes_and_seconds(text: str, a: int, b: int) -> bool:
@@ -216,6 +224,15 @@ def find_dates(text: str, ref: date | None) -> list[DateSpan]:
             d = next((c for c in (_year_less(b, a, ref), _year_less(a, b, ref)) if c is not None and c.weekday() == wd), None)
         if d is not None:
             out.append(DateSpan(m.start(), m.end(), "day", d))
+    for m in _NUMERIC_WD.finditer(text):
+        if any(s.start <= m.start() < s.end for s in out) or ref is None:
+            continue
+        a, b = int(m.group("a")), int(m.group("b"))
+        wd = WEEKDAYS[m.group("wd").lower().rstrip(".")]
+        agree = [c for c in (_year_less(a, b, ref), _year_less(b, a, ref))
+                 if c is not None and c.weekday() == wd and ref - timedelta(days=HEAD_DAYS_BACK) <= c]
+        if agree:
+            out.append(DateSpan(m.start(), m.start() + len(m.group("a")) + 1 + len(m.group("b")), "day", max(agree)))
     for m in _HEAD_NUMERIC.finditer(text):
         if any(s.start <= m.start("a") < s.end for s in out) or ref is None:
             continue
@@ -239,7 +256,8 @@ def find_dates(text: str, ref: date | None) -> list[DateSpan]:
     taken = [(s.start, s.end) for s in out]
     for m in _CLOCK.finditer(text):
         bare = re.fullmatch(r"(\d\d):(\d\d)", m.group(0))
-        if bare and (_DURATION_LABEL.search(text, 0, m.start()) or _whole_tile(text, m.start(), m.end())) \
+        if bare and (_DURATION_LABEL.search(text, 0, m.start()) or _whole_tile(text, m.start(), m.end())
+                     or _AFTER_DISTANCE.search(text, 0, m.start())) \
                 and minutes_and_seconds(text, int(bare[1]), int(bare[2])):
             continue  # "Distance 3.7 km · Time 18:47", "5.01 km · 21:44": a run of 21 minutes, not a time of day
         if not any(a <= m.start() < b for a, b in taken):
