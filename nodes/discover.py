@@ -31,7 +31,7 @@ from adamm.nodes.rules.slots import SlotModel, content_stem
 from adamm.nodes.rules.terms import GENERIC_NAMES, KIND_WORDS, TermFields, label_head, labels_as_values
 from adamm.stores.attributes import AttributeResolver, Known, abbreviated, ranges_overlap
 from adamm.stores.mining import DEFAULT_CONTEXT_ATTRIBUTES
-from adamm.stores.quantities import WORD_NUMBERS, snake_case
+from adamm.stores.quantities import WORD_NUMBERS, convert, snake_case
 from adamm.stores.records import Round
 from adamm.stores.sql import SqlStore, is_identifier
 from adamm.stores.sql_models import ObservationRecord
@@ -537,11 +537,14 @@ def merge_value_labels(sql: SqlStore, memory_id: str) -> int:
         for label in (name, *a.aliases):
             called.setdefault(label, name)
     values: set[str] = set()
+    holders: dict[str, set[str]] = defaultdict(set)  # a stored value -> the text fields holding it
     for attribute, text in sql.text_values(memory_id):
         if text and attribute not in DEFAULT_CONTEXT_ATTRIBUTES:
             value = snake_case(text)
             if value and value not in measured:
                 values.add(value)
+            if value:
+                holders[value].add(attribute)
     if not values:
         return 0
     ranges: dict[str, tuple[float, float]] | None = None
@@ -551,21 +554,42 @@ def merge_value_labels(sql: SqlStore, memory_id: str) -> int:
     for name in sorted(measured):
         a = measured[name]
         target = _field_behind(name, (name, *a.aliases), values, called)
-        if target is None and (kind := _kind_named(name, values, categories)) is not None:
+        if target is None and (kind := _kind_named(name, values, categories) or _kind_valued(name, holders, attributes)) is not None:
             sets = _record_sets(sql.observations(memory_id)) if sets is None else sets
-            target = _measured_with(kind, name, measured, sets)
+            # ... never another attribute named after a kind ("raised_bed" is no "fruit_cage")
+            named = {n for n in measured if n in values or _kind_named(n, values, categories)}
+            target = _measured_with(kind, name, {n: m for n, m in measured.items() if n == name or n not in named}, sets)
+        if target is None and len(name.split("_")) == 2:
+            sets = _record_sets(sql.observations(memory_id)) if sets is None else sets
+            target = _kind_sibling(name, measured, sets)
         if target is None:
             continue
         b = attributes[target]
         ranges = sql.value_ranges(memory_id) if ranges is None else ranges
-        if a.dimension and b.dimension and a.dimension != b.dimension or not ranges_overlap(ranges.get(name), ranges.get(target)):
+        if a.dimension and b.dimension and a.dimension != b.dimension \
+                or not ranges_overlap(_in_unit(ranges.get(name), a.unit, b.unit), ranges.get(target)):
             continue  # "Oremko weight 3 kg" is no threnn
-        sql.merge_attribute(memory_id, name, target)
+        # "5.7 km long run" joining a distance kept in miles: the values in the field's unit
+        sql.merge_attribute(memory_id, name, target, lambda v, u, to=b.unit: _converted(v, u, to))
         attributes.pop(name)
         measured.pop(name)
         called = {k: v for k, v in called.items() if v != name}
         merged += 1
     return merged
+
+
+def _converted(value: float, unit: str | None, to: str | None) -> float:
+    """``value`` in ``unit`` expressed in ``to`` (as it was when either is missing or they differ in kind)."""
+    if unit and to and unit != to:
+        try:
+            return convert(value, unit, to)
+        except ValueError:
+            return value
+    return value
+
+
+def _in_unit(span: tuple[float, float] | None, unit: str | None, to: str | None) -> tuple[float, float] | None:
+    return None if span is None else (_converted(span[0], unit, to), _converted(span[1], unit, to))
 
 
 def _kind_named(name: str, values: set[str], categories: dict[str, str]) -> str | None:
@@ -576,6 +600,31 @@ def _kind_named(name: str, values: set[str], categories: dict[str, str]) -> str 
     if len(words) < 2 or "_".join(words[:-1]) not in values:
         return None
     return categories.get(content_stem(words[-1]))
+
+
+def _kind_valued(name: str, holders: dict[str, set[str]], attributes: dict[str, Any]) -> str | None:
+    """The category a measured attribute is named after as a whole: ``drag`` where "Drag" is
+    stored for the one text field ``type`` ("Drag 5.9km 36:53" beside "Type: Drag | Distance:
+    5.9 km") - the value labels the record's kind, not a field - else None."""
+    held = {a for a in holders.get(name, ()) if a != name and getattr(attributes.get(a), "kind", None) == "text"}
+    return held.pop() if len(held) == 1 else None
+
+
+def _kind_sibling(name: str, measured: dict[str, Any], sets: Sequence[frozenset[str]]) -> str | None:
+    """The measured field of ``name``'s dimension written under two or more other kinds of the
+    noun ``name`` ends in, never in one record with it: ``long_run`` ("Did a 12.5 km long run")
+    beside a distance labelled "tempo run" and "recovery run" is that distance, of a long run."""
+    kind, head = name.split("_")
+    dimension = measured[name].dimension
+    found = []
+    for other, a in measured.items():
+        if other == name or a.dimension != dimension or any(name in s and other in s for s in sets):
+            continue
+        kinds = {p[0] for p in (label.split("_") for label in (other, *a.aliases))
+                 if len(p) == 2 and p[0] != kind and content_stem(p[1]) == content_stem(head)}
+        if len(kinds) >= 2:
+            found.append(other)
+    return found[0] if len(found) == 1 else None
 
 
 def _record_sets(observations: Iterable[ObservationRecord]) -> list[frozenset[str]]:

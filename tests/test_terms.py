@@ -22,6 +22,7 @@ from adamm.nodes.context import Context
 from adamm.nodes.rules.terms import TermFields, _cluster, _context, is_title, labels_as_values, terms_of, value_spread
 from adamm.stores.encoders import TextEncoder
 from adamm.tests.memories import ingested
+from adamm.tests.scripts import load_script
 
 NAMES = ["Oremko", "Vashti", "Tisbel", "Gannow"]
 MOODS = ["brask", "ollun", "quorl"]
@@ -370,3 +371,79 @@ def test_words_written_as_what_money_went_on_are_the_spending_category(encoder: 
     # the same words in the same records, never written after an amount: nothing names them
     plain = [re.sub(r"\$[\d.]+ (?:on|for) ", "", t) for t in texts]
     assert "category" not in {f.name for f in TermFields().fit(plain, encoder.encode, exclude=["usd"]).fields_}
+
+
+def _clock(minutes: float) -> str:
+    return f"{int(minutes)}:{int(round(minutes % 1 * 60)) % 60:02d}"
+
+
+def shorthand_outings(n: int = 48) -> list[dict[str, Any]]:
+    """Outings in an app's fields and a notebook's shorthand: the kind alone labels the distance
+    ("Drag 5.9km 36:53") or sits in parentheses before the time ("5.1 km (Drag) in 31:12"), and a
+    time of 16 to 33 minutes looks like a clock time ("Vennick — 4.0 km — 23:02")."""
+    rng = random.Random(6)
+    forms = ["{K} {d}km {t}", "{K} {d}km {t}", "Logged {d} km ({K}) in {t}.", "Type: {K} | Distance: {d} km | Time: {t}"]
+    out = []
+    for i in range(n):
+        k = list(OUTING_KINDS)[i % 4]
+        d = round(rng.uniform(*OUTING_KINDS[k]), 1)
+        minutes = round(d * 5.5 * rng.uniform(0.95, 1.05), 1)
+        out.append({"round_id": f"o{i}", "session_id": f"s{i}", "timestamp": f"2025-04-{1 + i % 28:02d}T18:00:00",
+                    "user_text": forms[(i // 4) % len(forms)].format(d=d, K=k.capitalize(), t=_clock(minutes)),
+                    "assistant_text": "Logged.", "kind": k, "km": d, "minutes": int(minutes) + int(round(minutes % 1 * 60)) % 60 / 60})
+    return out
+
+
+def test_a_kind_that_labels_a_value_alone_is_the_records_kind(db_url: str, tmp_path) -> None:
+    # "Drag 5.9km" made a field ``drag``: once "Drag" is a stored kind ("Type: Drag | ..."), it is
+    # the distance; "in 31:12" after "(Drag)" is the time it took, and so is "— 23:02" after a
+    # distance - no time of day
+    rounds = shorthand_outings()
+    for ctx in ingested([{k: v for k, v in r.items() if k not in ("kind", "km", "minutes")} for r in rounds],
+                        home=str(tmp_path), database_url=db_url, use_retrieval=False):
+        sql = backends(ctx).sql
+        km = [c.name for t in sql.tables("m") for c in t.columns if c.unit == "km"]
+        assert len(km) == 1, km
+        cells = text_cells(ctx)
+        assert all(r["kind"] in cells.get(r["round_id"], set()) for r in rounds), cells
+        (table,) = [t for t in sql.tables("m") if any(c.name == km[0] for c in t.columns)]
+        (minutes,) = [c.name for c in table.columns if c.unit == "min"]
+        got = {row["source"]: (row[km[0]], row[minutes]) for row in sql.select_rows("m", table.name)}
+        for r in rounds:
+            assert got.get(r["round_id"]) == (pytest.approx(r["km"]), pytest.approx(r["minutes"], abs=0.01)), (r, got.get(r["round_id"]))
+
+
+def test_a_kind_read_as_its_own_distance_joins_the_distance(db_url: str, tmp_path) -> None:
+    # "Did a 12.5 km long run": ``long_run``, beside a distance written as "Tempo run today: ..."
+    # and "Recovery run ...": one more kind of run, so one distance column and the kind in a column
+    kinds_log = load_script("benchmarks/kinds_log.py")
+    dialog, records = kinds_log.scenario(1, "run", ["tempo", "easy", "long", "recovery"])
+    rounds = [{"round_id": r["round"], "session_id": s["session_id"], "timestamp": f"{s['date']}T20:00:00",
+               "user_text": r["user"], "assistant_text": r["assistant"]} for s in dialog["multi_session_dialogues"] for r in s["dialogues"]]
+    for ctx in ingested(rounds, home=str(tmp_path), database_url=db_url, use_retrieval=False):
+        sql = backends(ctx).sql
+        km = [c.name for t in sql.tables("m") for c in t.columns if c.unit == "km"]
+        assert len(km) == 1, km
+        cells = text_cells(ctx)
+        kinded = [r for r in records if r["fields"]["kind"] in cells.get(r["round"], set())]
+        assert len(kinded) >= 0.95 * len(records), len(kinded)
+
+
+def test_a_kind_merged_into_a_distance_kept_in_miles_is_converted(db_url: str, tmp_path) -> None:
+    # a log that writes miles and kilometres, its distance first seen in miles: a kind's own
+    # distance in km ("5.7 km quell brandle") joining it is converted, as every value is; plans
+    # and other people's outings make no row
+    from adamm.stores.quantities import convert
+
+    kinds_log = load_script("benchmarks/kinds_log.py")
+    dialog, records = kinds_log.scenario(11, "brandle", ["tarry", "quell", "wide", "ossic"])
+    rounds = [{"round_id": r["round"], "session_id": s["session_id"], "timestamp": f"{s['date']}T20:00:00",
+               "user_text": r["user"], "assistant_text": r["assistant"]} for s in dialog["multi_session_dialogues"] for r in s["dialogues"]]
+    truth = {r["round"]: r["fields"]["distance_km"] for r in records}
+    for ctx in ingested(rounds, home=str(tmp_path), database_url=db_url, use_retrieval=False):
+        sql = backends(ctx).sql
+        ((table, column, unit),) = [(t.name, c.name, c.unit) for t in sql.tables("m") for c in t.columns if c.unit in ("km", "mi")]
+        got = {row["source"]: convert(row[column], unit, "km") for row in sql.select_rows("m", table) if row.get(column) is not None}
+        assert set(got) == set(truth)
+        assert all(got[rid] == pytest.approx(km, abs=0.01) for rid, km in truth.items()), {
+            rid: (got[rid], km) for rid, km in truth.items() if abs(got[rid] - km) > 0.01}

@@ -63,3 +63,36 @@ def test_a_label_holding_a_name_is_the_fields_label(ctx: Context) -> None:
     answer = query.invoke({"memory_id": "m", "question": "What was my average threnn in April?", "now": "2025-05-01T09:00:00"},
                           context=ctx)["answer"]
     assert float(re.search(r"\d+(?:\.\d+)?", answer).group()) == pytest.approx(want, abs=0.01), answer
+
+
+def test_an_attribute_named_after_a_kind_as_a_whole_finds_its_category() -> None:
+    # "Drag 5.9km" made ``drag`` where "Drag" is stored for the one text field ``type``: the kind
+    # of a record; a value two fields hold, or one only the measure itself holds, names none
+    from types import SimpleNamespace
+
+    from adamm.nodes.discover import _kind_valued
+
+    attributes = {"type": SimpleNamespace(kind="text"), "pace": SimpleNamespace(kind="text"),
+                  "drag": SimpleNamespace(kind="float"), "distance": SimpleNamespace(kind="float")}
+    assert _kind_valued("drag", {"drag": {"type"}}, attributes) == "type"
+    assert _kind_valued("drag", {"drag": {"type", "pace"}}, attributes) is None
+    assert _kind_valued("drag", {"drag": {"drag"}}, attributes) is None
+    assert _kind_valued("distance", {"drag": {"type"}}, attributes) is None
+
+
+def test_a_kind_of_a_noun_joins_the_field_written_under_other_kinds_of_it() -> None:
+    # ``long_run`` never recorded with the distance labelled "tempo run" and "recovery run"
+    from types import SimpleNamespace
+
+    from adamm.nodes.discover import _kind_sibling
+
+    km = dict(dimension="distance")
+    measured = {"distance": SimpleNamespace(aliases={"tempo_run", "recovery_run", "km"}, **km),
+                "long_run": SimpleNamespace(aliases=set(), **km),
+                "duration": SimpleNamespace(aliases={"easy_run", "hill_run"}, dimension="duration")}
+    apart = [frozenset({"distance", "duration"}), frozenset({"long_run", "duration"})]
+    assert _kind_sibling("long_run", measured, apart) == "distance"
+    # recorded together they are two fields; one other kind is no pattern
+    assert _kind_sibling("long_run", measured, [*apart, frozenset({"long_run", "distance"})]) is None
+    measured["distance"].aliases = {"tempo_run", "km"}
+    assert _kind_sibling("long_run", measured, apart) is None
