@@ -485,6 +485,8 @@ def test_a_value_of_one_part_of_a_line_stays_with_that_parts_record() -> None:
     ("Plorn 4.2km 22:58", {"plorn": 4.2, "duration": 22 + 58 / 60}),
     # "in" before a length of time: the time taken, whatever the parenthesised word before it
     ("Logged 5.1 km (Drag) in 31:12.", {"distance": 5.1, "duration": 31.2}),
+    # a value opening a parenthesis after the clause's own value is an aside on that record
+    ("Did 8.5 km along the canal path (1:16:43).", {"distance": 8.5, "duration": 1 + 16 / 60 + 43 / 3600}),
 ])
 def test_a_card_title_and_a_bare_time_tile(text: str, fields: dict) -> None:
     drafts = extract_round(rnd(text))

@@ -694,6 +694,8 @@ def _attach_labels(text: str, spans: list[Span]) -> None:
         before = _label_before(text, sp.start, floor)
         if before and sp.unit is None and not _ADJACENT.fullmatch(_gap_after_label(text, floor, sp.start, before)):
             before = ""  # "preview with 3 rows": a plain number needs its label right in front
+        if before and prev_end > a and _OPENS_ASIDE.search(text, floor, sp.start):
+            before = ""  # "8.5 mile long sollow this morning (1:16:43)": an aside on the clause's record, named by its unit
         if before and sp.dimension == "duration" and _TOOK_IN.search(text, floor, sp.start):
             before = ""  # "5.1 km (Drag) in 31:12": the time it took, whatever the words before "in"
         if before and ":" in text[floor:sp.start] and _heading(text, sp, spans[i + 1:]):
@@ -728,6 +730,8 @@ def _attach_labels(text: str, spans: list[Span]) -> None:
             spans[i].label, spans[i].label_after, spans[i].colon = after, True, False
 
 
+#: A value opening a parenthesis.
+_OPENS_ASIDE = re.compile(r"\(\s*$")
 #: "in" right before a length of time: the time something took ("... in 31:12").
 _TOOK_IN = re.compile(r"\bin\s*$", re.I)
 #: "of" and a word right after a value's unit: the thing the value measures ("6h of sleep").
