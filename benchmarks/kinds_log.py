@@ -11,8 +11,8 @@ app card's quoted cell, in a sentence of its own ("Did my brisk sollow this morn
 and ``--kinds`` give other words (``--noun run --kinds tempo,easy,long,recovery``: a running
 log in everyday English). Layout families by seed: 0-1 the noun phrase, 2-3 labels, cells and
 bare words, 4-5 sentences around the values, 6-7 an app's fields and a notebook's shorthand, 8-9 the
-kind in a clause of its own without the noun, 10 and up miles beside kilometres among plans and
-other people's outings. Questions: the average, count, April total
+kind in a clause of its own without the noun, 10-11 miles beside kilometres among plans and
+other people's outings, 12 and up several outings in one message half the time. Questions: the average, count, April total
 and longest of each kind, the most frequent kind, the share of one kind. Scored by
 ``eval/invented/score.py``.
 """
@@ -45,6 +45,12 @@ LAYOUTS = [
     ["{K} {noun}, {mi} mi, {t}.", "{d} km {k} {noun} in {t}.", "Did a {mi} mile {k} {noun} this morning ({t}).",
      "{K} {noun} today: {d} km, {t}.", "Logged a {k} {noun}: {mi} miles in {t}."],
 ]
+#: Several outings in one message (seeds 12 and up): a catch-up of earlier days, each on its own
+#: line or clause under its weekday, or yesterday's and today's in one sentence. ``{W}`` is a
+#: weekday's short name, ``{Wd}`` its full name.
+RECAPS = ["Catch-up from the last few days:\n{lines}", "{clauses}.", "Yesterday a {k} {noun} of {d} km ({t}), today a {k2} one, {d2} km in {t2}."]
+RECAP_LINE = "- {W}: {K} {noun}, {d} km, {t}"
+RECAP_CLAUSE = "{Wd} {d} km {k} in {t}"
 #: Rounds of the last family that hold no record of the user's: a plan, a goal, someone else's.
 DISTRACTORS = ["Tomorrow's plan: a {k} {noun} of {d} km.", "My sister did a {d} km {k} {noun} in {t}, faster than me!",
                "Goal for next month: a {d} km {k} {noun} every week."]
@@ -59,6 +65,28 @@ def _clock(minutes: float) -> str:
     whole = int(minutes)
     seconds = int((minutes % 1) * 60)
     return f"{whole}:{seconds:02d}" if minutes < 60 else f"{whole // 60}:{whole % 60:02d}:{seconds:02d}"
+
+
+def _outing(rng: random.Random, kinds: list[str], shape: dict) -> tuple[str, float, float]:
+    k = rng.choice(kinds)
+    (lo, hi), pace = shape[k]
+    km = round(rng.uniform(lo, hi), 1)
+    return k, km, km * pace * rng.uniform(0.95, 1.05)
+
+
+def _recap(rng: random.Random, day: date, kinds: list[str], shape: dict, noun: str) -> tuple[str, list[tuple[date, str, float, float]]]:
+    """(text, [(day, kind, km, minutes)]) of one message holding several outings."""
+    form = rng.choice(RECAPS)
+    if form.startswith("Yesterday"):
+        (k, km, m), (k2, km2, m2) = _outing(rng, kinds, shape), _outing(rng, kinds, shape)
+        text = form.format(k=k, noun=noun, d=km, t=_clock(m), k2=k2, d2=km2, t2=_clock(m2))
+        return text, [(day - timedelta(days=1), k, km, m), (day, k2, km2, m2)]
+    back = sorted(rng.sample(range(1, 6), rng.randint(2, 3)), reverse=True)
+    outings = [(day - timedelta(days=b), *_outing(rng, kinds, shape)) for b in back]
+    parts = [(RECAP_LINE if "{lines}" in form else RECAP_CLAUSE).format(
+        W=d.strftime("%a"), Wd=d.strftime("%A"), K=k.capitalize(), k=k, noun=noun, d=km, t=_clock(m)) for d, k, km, m in outings]
+    text = form.format(lines="\n".join(parts), clauses="; ".join(parts))
+    return text, outings
 
 
 def scenario(seed: int, noun: str, kinds: list[str]) -> tuple[dict, list[dict]]:
@@ -82,6 +110,12 @@ def scenario(seed: int, noun: str, kinds: list[str]) -> tuple[dict, list[dict]]:
             (lo, hi), pace = shape[k]
             km = round(rng.uniform(lo, hi), 1)
             minutes = km * pace * rng.uniform(0.95, 1.05)
+            if seed >= 12 and rng.random() < 0.5:
+                text, outings = _recap(rng, day, kinds, shape, noun)
+                rounds.append({"round": rid, "user": text, "assistant": "Logged."})
+                records += [{"round": rid, "observed": d.isoformat(), "record_type": "outing",
+                             "fields": {"kind": k, "distance_km": km, "duration_min": round(minutes, 2)}} for d, k, km, minutes in outings]
+                continue
             if layouts is LAYOUTS[-1] and rng.random() < 0.15:
                 text = rng.choice(DISTRACTORS).format(d=km, k=k, noun=noun, t=_clock(minutes))
                 rounds.append({"round": rid, "user": text, "assistant": "Noted."})
@@ -122,7 +156,7 @@ def scenario(seed: int, noun: str, kinds: list[str]) -> tuple[dict, list[dict]]:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("out", help="directory to write dialog/, records/ and score.py into")
-    p.add_argument("--seed", type=int, action="append", help="one scenario per seed (default: 0 to 11)")
+    p.add_argument("--seed", type=int, action="append", help="one scenario per seed (default: 0 to 13)")
     p.add_argument("--noun", default="", help="the record's noun (default: an invented word per seed)")
     p.add_argument("--kinds", default="", help="four comma-separated kinds (default: invented words per seed)")
     args = p.parse_args(argv)
@@ -134,7 +168,7 @@ def main(argv: list[str] | None = None) -> int:
     for sub in ("dialog", "records"):
         (out / sub).mkdir(parents=True, exist_ok=True)
     shutil.copyfile(SCORER, out / "score.py")
-    for seed in args.seed or range(12):
+    for seed in args.seed or range(14):
         noun = args.noun or ("sollow", "brandle")[seed % 2]
         words = kinds or (["brisk", "drag", "long", "vennick"], ["tarry", "quell", "wide", "ossic"])[seed % 2]
         dialog, records = scenario(seed, noun, words)

@@ -144,15 +144,21 @@ def test_format_table_aligns_columns():
 def test_the_outing_log_generator_writes_a_scorable_set(tmp_path):
     import json
     kinds_log = load_script("benchmarks/kinds_log.py")
-    assert kinds_log.main([str(tmp_path), "--seed", "0", "--seed", "5", "--seed", "6", "--seed", "8"]) == 0
+    assert kinds_log.main([str(tmp_path), *(a for s in (0, 5, 6, 8, 10, 12) for a in ("--seed", str(s)))]) == 0
     assert (tmp_path / "score.py").is_file()
-    for seed in (0, 5, 6, 8):
+    for seed in (0, 5, 6, 8, 10, 12):
         dialog = json.loads((tmp_path / "dialog" / f"outings{seed}.json").read_text())
         records = [json.loads(line) for line in (tmp_path / "records" / f"outings{seed}.jsonl").read_text().splitlines()]
         rounds = {r["round"]: r["user"] for s in dialog["multi_session_dialogues"] for r in s["dialogues"]}
-        # every record's kind and distance are written in its round, in one of the layouts
-        assert records and all(r["fields"]["kind"] in rounds[r["round"]].lower() and str(r["fields"]["distance_km"]) in rounds[r["round"]]
-                               for r in records)
+        # every record's kind and distance (in km, or in miles) are written in its round, in one of the layouts
+        assert records and all(r["fields"]["kind"] in rounds[r["round"]].lower() and (
+            str(r["fields"]["distance_km"]) in rounds[r["round"]] or str(round(r["fields"]["distance_km"] / kinds_log.MILE_KM, 1)) in rounds[r["round"]])
+            for r in records)
+        # several records of one round are on days of their own
+        by_round: dict[str, list[str]] = {}
+        for r in records:
+            by_round.setdefault(r["round"], []).append(r["observed"])
+        assert all(len(days) == len(set(days)) for days in by_round.values())
         counts = [q["answer_value"] for q in dialog["human-annotated QAs"] if q["question"].startswith("How many") and "km" not in q["question"]]
         assert sum(counts) == len(records)
     assert kinds_log.main([str(tmp_path), "--kinds", "a,b"]) == 2  # four kinds or a clear error
