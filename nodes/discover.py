@@ -528,10 +528,11 @@ def merge_value_labels(sql: SqlStore, memory_id: str) -> int:
     values move there, the value stays what it was (the record's ``who`` is read apart). The
     evidence is the memory's own - the value stored for a text field, the rest of the label a
     measured field's name or alias, their values' ranges alike. Returns how many merged."""
+    kinds = merge_kind_named(sql, memory_id)
     attributes = {a.name: a for a in sql.attributes(memory_id)}
     measured = {n: a for n, a in attributes.items() if a.kind != "text"}
     if len(measured) < 2:
-        return 0
+        return kinds
     called: dict[str, str] = {}
     for name, a in measured.items():
         for label in (name, *a.aliases):
@@ -575,6 +576,47 @@ def merge_value_labels(sql: SqlStore, memory_id: str) -> int:
         measured.pop(name)
         called = {k: v for k, v in called.items() if v != name}
         merged += 1
+    return merged
+
+
+def merge_kind_named(sql: SqlStore, memory_id: str) -> int:
+    """Measured attributes of one dimension, each named after one of its own labels, never in one
+    record together, whose labels taken together are a category's values (``labels_as_values``):
+    one field written under its kinds. "8.0 km tempo", "4.1 km easy" opening a message made
+    ``tempo`` and ``easy``, and each took some of the other kinds' labels since; they merge into
+    the one held most (values in its unit), whose labels the next reading makes a category.
+    Returns how many merged."""
+    attributes = {a.name: a for a in sql.attributes(memory_id)}
+    by_dimension: dict[str, list[str]] = defaultdict(list)
+    for name, a in attributes.items():
+        if a.kind != "text" and a.dimension:
+            by_dimension[a.dimension].append(name)
+    if not any(len(names) > 1 for names in by_dimension.values()):
+        return 0
+    observations = [o for o in sql.observations(memory_id) if o.value_num is not None and not o.source.startswith(SLOT_SOURCE + ":")]
+    sets = _record_sets(observations)
+    merged = 0
+    for names in by_dimension.values():
+        if len(names) < 2:
+            continue
+        held = Counter(o.attribute for o in observations if o.attribute in names)
+        survivor = max(names, key=lambda n: (held[n], n))
+        unit = attributes[survivor].unit
+        own = {o.attribute for o in observations if o.attribute in names and o.label == o.attribute}
+        members = [n for n in names if n == survivor or n in own and not any(n in s and survivor in s for s in sets)]
+        labels: Counter = Counter()
+        values: dict[str, list[float]] = defaultdict(list)
+        for o in observations:
+            if o.attribute in members and o.label:
+                labels[o.label] += 1
+                values[o.label].append(_converted(o.value_num, o.unit, unit))
+        found = labels_as_values(labels, sum(held[n] for n in members), _IGNORED_LABELS, values)
+        members = [n for n in members if n != survivor and n in found]
+        if survivor not in found or not members:
+            continue
+        for name in members:
+            sql.merge_attribute(memory_id, name, survivor, lambda v, u, to=unit: _converted(v, u, to))
+            merged += 1
     return merged
 
 

@@ -447,3 +447,25 @@ def test_a_kind_merged_into_a_distance_kept_in_miles_is_converted(db_url: str, t
         assert set(got) == set(truth)
         assert all(got[rid] == pytest.approx(km, abs=0.01) for rid, km in truth.items()), {
             rid: (got[rid], km) for rid, km in truth.items() if abs(got[rid] - km) > 0.01}
+
+
+def test_kinds_that_named_their_own_distances_are_one_field(db_url: str, tmp_path) -> None:
+    # a catch-up opening the log ("Monday 8.0 km tempo in 35:29; Thursday 4.1 km easy in 25:23")
+    # makes ``tempo`` and ``easy`` before any distance is known, each taking other kinds' labels
+    # later: together their labels are the kinds of a run, so one distance and a column of kinds
+    kinds_log = load_script("benchmarks/kinds_log.py")
+    dialog, records = kinds_log.scenario(12, "run", ["tempo", "easy", "long", "recovery"])
+    rounds = [{"round_id": r["round"], "session_id": s["session_id"], "timestamp": f"{s['date']}T20:00:00",
+               "user_text": r["user"], "assistant_text": r["assistant"]} for s in dialog["multi_session_dialogues"] for r in s["dialogues"]]
+    for ctx in ingested(rounds, home=str(tmp_path), database_url=db_url, use_retrieval=False):
+        sql = backends(ctx).sql
+        km = [c.name for t in sql.tables("m") for c in t.columns if c.unit in ("km", "mi")]
+        assert len(km) == 1, km
+        rows: dict[str, list[tuple[str, set[str]]]] = {}  # round -> (day, text cells) of each of its rows
+        for t in sql.tables("m"):
+            for row in sql.select_rows("m", t.name):
+                rows.setdefault(row["source"], []).append((str(row["observed_at"] or row["time"])[:10], {
+                    str(row[c.name]).lower() for c in t.columns if c.type == "text" and row.get(c.name)}))
+        kinded = [r for r in records if any(r["fields"]["kind"] in text for day, text in rows.get(r["round"], ())
+                                            if len(rows[r["round"]]) == 1 or day == r["observed"])]
+        assert len(kinded) >= 0.95 * len(records), (len(kinded), len(records))
