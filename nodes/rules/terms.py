@@ -147,8 +147,8 @@ def terms_of(text: str, exclude: frozenset[str] = frozenset()) -> tuple[Term, ..
         for n in range(1, MAX_WORDS + 1):
             for i in range(len(run) - n + 1):
                 part = run[i:i + n]
-                if n == 1 and _verb_like(part[0].group()):
-                    continue
+                if n == 1 and (_verb_like(part[0].group()) or _opening_verb(text, part[0])):
+                    continue  # "Played Qaldo with ...": the sentence's verb, never a value
                 if n > 1 and _opening_verb(text, part[0]):
                     continue  # "Tended Pim": the sentence's verb and a name, no phrase of one field
                 a, b = part[0].start(), part[-1].end()
