@@ -186,6 +186,9 @@ def test_categorical_fields() -> None:
 def test_game_results_scores_and_opponents() -> None:
     (rec,) = records(rnd("Lost 4-6 against Dana Ruiz in the club final."))
     assert (rec["result"], rec["score_for"], rec["score_against"], rec["opponent"]) == ("lost", 4, 6, "Dana Ruiz")
+    # a possessive ends the side's name: what follows is theirs
+    (rec,) = records(rnd("Just lost to Mirren Sy's Skarrow. 14 turns, -10 rank points."))
+    assert (rec["result"], rec["opponent"]) == ("lost", "Mirren Sy")
 
 
 # -- dates ---------------------------------------------------------------------------------------

@@ -192,6 +192,17 @@ _LOSS = frozenset("lost loss loses defeat".split())
 #: ("vs Ember Tide Turns 11" faced Ember Tide).
 _SIDE_WORD = r"[A-Z][\w'’&\-]*(?![\w'’&\-])(?!\s*:?\s*[\d+\-−])"
 _SIDE = r"(?P<opp>" + _SIDE_WORD + r"(?:\s+" + _SIDE_WORD + r"){0,2})"
+
+
+def _side(m: re.Match[str]) -> tuple[int, int, str]:
+    """(start, end, name) of the side a game was played against: up to a possessive ("lost to
+    Qaldo's Thornak" was against Qaldo, whatever Thornak of theirs is)."""
+    opp = m.group("opp")
+    cut = re.search(r"['’]s\b", opp)
+    opp = (opp[:cut.start()] if cut else opp).strip()
+    return m.start("opp"), m.start("opp") + len(opp), opp
+
+
 _GAME = re.compile(
     r"\b(?P<w>(?i:won|win|beat|beats|defeated|victory|lost|loss|defeat|drew|tied))\b"
     r"(?:[^.!?;\n\d]{0,20}?(?P<a>\d{1,2})\s?[-–:]\s?(?P<b>\d{1,2})(?![\d:]))?"
@@ -416,7 +427,8 @@ def find_spans(text: str, masked: list[tuple[int, int]] | None = None) -> list[S
             add(Span(m.start("a"), m.start("b"), ours, None, None, None, "score for", m.group("a")))
             add(Span(m.start("b"), m.end("b"), theirs, None, None, None, "score against", m.group("b")))
         if m.group("opp"):
-            add(Span(m.start("opp"), m.end("opp"), None, m.group("opp").strip(), None, None, "opponent", m.group("opp")))
+            a, b, opp = _side(m)
+            add(Span(a, b, None, opp, None, None, "opponent", opp))
     for m in _GAME_NOUN.finditer(text):
         if free(m.start("a"), m.end("w")):
             word = m.group("w").lower()
@@ -428,7 +440,8 @@ def find_spans(text: str, masked: list[tuple[int, int]] | None = None) -> list[S
             add(Span(m.start("w"), m.end("w"), None, result, None, None, "result", m.group("w")))
             opp = _PLAYED.search(text)
             if opp and free(opp.start("opp"), opp.end("opp")):
-                add(Span(opp.start("opp"), opp.end("opp"), None, opp.group("opp"), None, None, "opponent", opp.group("opp")))
+                a, b, side = _side(opp)
+                add(Span(a, b, None, side, None, None, "opponent", side))
     for m in _SCORE.finditer(text):
         if free(m.start("a"), m.end("b")):
             add(Span(m.start("a"), m.start("b"), float(m.group("a")), None, None, None, "score for", m.group("a")))
