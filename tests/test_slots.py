@@ -27,6 +27,7 @@ def test_candidates_are_neighbouring_words_of_one_phrase() -> None:
     assert ("after:brosk", "Ashvel") in got
     assert not any(c.value.lower() == "brosk" for c in candidates("brosk: Ashvel"))  # a label is no value
     assert not any(c.key.endswith(":the") or c.value == "the" for c in candidates("the gravel bike"))
+    assert not any("vs" in (c.key, c.value.lower()) or c.key.endswith(":vs") for c in candidates("Match vs Tollin"))  # a preposition
 
 
 def test_a_name_runs_over_capitalised_words() -> None:

@@ -49,7 +49,7 @@ march april may june july august september october november december jan feb mar
 morning afternoon evening night noon midnight am pm about around over under up down out off into onto per after before
 while since until got get had did done went made log logged logging noted saved added entry screenshot photo picture
 image card app view summary here there it's i'm i've that's let's like well so ok okay thanks please came went
-comes come goes go one ones""".split())
+comes come goes go one ones vs versus""".split())
 #: A short parenthesized phrase without digits: the slot of a tag ("(paperback)"). The text
 #: names no field for it, so it is called ``tag``.
 _PAREN = re.compile(r"\(((?:[^\W\d_])(?:[^\W\d_]|['’\- ]){1,30})\)")
