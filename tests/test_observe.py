@@ -189,6 +189,9 @@ def test_game_results_scores_and_opponents() -> None:
     # a possessive ends the side's name: what follows is theirs
     (rec,) = records(rnd("Just lost to Mirren Sy's Skarrow. 14 turns, -10 rank points."))
     assert (rec["result"], rec["opponent"]) == ("lost", "Mirren Sy")
+    # the side a winning verb takes as its object
+    (rec,) = records(rnd("Just beat Qaldo's Thornak. 12 turns, +14 rank points."))
+    assert (rec["result"], rec["opponent"]) == ("won", "Qaldo")
 
 
 # -- dates ---------------------------------------------------------------------------------------

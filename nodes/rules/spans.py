@@ -203,6 +203,9 @@ def _side(m: re.Match[str]) -> tuple[int, int, str]:
     return m.start("opp"), m.start("opp") + len(opp), opp
 
 
+#: Verbs whose object is the side beaten ("beat Qaldo", "defeated the Hawks").
+_BEATING = frozenset({"beat", "beats", "defeated"})
+_BEATEN = re.compile(r"[ \t]+(?:the\s+)?" + _SIDE)
 _GAME = re.compile(
     r"\b(?P<w>(?i:won|win|beat|beats|defeated|victory|lost|loss|defeat|drew|tied))\b"
     r"(?:[^.!?;\n\d]{0,20}?(?P<a>\d{1,2})\s?[-–:]\s?(?P<b>\d{1,2})(?![\d:]))?"
@@ -426,8 +429,9 @@ def find_spans(text: str, masked: list[tuple[int, int]] | None = None) -> list[S
             ours, theirs = (hi, lo) if result == "won" else (lo, hi) if result == "lost" else (a, b)
             add(Span(m.start("a"), m.start("b"), ours, None, None, None, "score for", m.group("a")))
             add(Span(m.start("b"), m.end("b"), theirs, None, None, None, "score against", m.group("b")))
-        if m.group("opp"):
-            a, b, opp = _side(m)
+        side = m if m.group("opp") else _BEATEN.match(text, m.end("w")) if m.group("w").lower() in _BEATING else None
+        if side is not None and free(side.start("opp"), side.end("opp")):  # "beat Qaldo", "lost to Qaldo"
+            a, b, opp = _side(side)
             add(Span(a, b, None, opp, None, None, "opponent", opp))
     for m in _GAME_NOUN.finditer(text):
         if free(m.start("a"), m.end("w")):
