@@ -162,3 +162,19 @@ def test_the_outing_log_generator_writes_a_scorable_set(tmp_path):
         counts = [q["answer_value"] for q in dialog["human-annotated QAs"] if q["question"].startswith("How many") and "km" not in q["question"]]
         assert sum(counts) == len(records)
     assert kinds_log.main([str(tmp_path), "--kinds", "a,b"]) == 2  # four kinds or a clear error
+
+
+def test_the_games_log_generator_writes_a_scorable_set(tmp_path):
+    import json
+    games_log = load_script("benchmarks/games_log.py")
+    assert games_log.main([str(tmp_path), "--seed", "0", "--seed", "1"]) == 0
+    assert (tmp_path / "score.py").is_file()
+    for seed in (0, 1):
+        dialog = json.loads((tmp_path / "dialog" / f"games{seed}.json").read_text())
+        records = [json.loads(line) for line in (tmp_path / "records" / f"games{seed}.jsonl").read_text().splitlines()]
+        rounds = {r["round"]: r["user"] for s in dialog["multi_session_dialogues"] for r in s["dialogues"]}
+        # every match's opponent and turns are written in its round
+        assert records and all(r["fields"]["opponent"] in rounds[r["round"]] and str(r["fields"]["turns"]) in rounds[r["round"]]
+                               for r in records)
+        qas = {q["question"]: q["answer_value"] for q in dialog["human-annotated QAs"]}
+        assert qas["How many matches did I win?"] + qas["How many matches did I lose?"] == len(records)
