@@ -181,6 +181,11 @@ def test_categorical_fields() -> None:
     spans = find_spans("Amount: $18.20 · Category: Groceries · Paid with: Debit card · Merchant Corner Shop")
     assert [(s.label.lower(), s.text) for s in spans if s.text] == [
         ("category", "Groceries"), ("paid", "Debit card"), ("merchant", "Corner Shop")]
+    # the grammar of paying names the instrument, however it is called
+    for text, method in [("$104.24 on flinkery at Tesk, paid by cash.", "cash"), ("Spent $11.99. Paid with Zeno Pay.", "Zeno Pay"),
+                         ("Lunch at Tesk, $12.40, paid using my Vorlak.", "Vorlak")]:
+        (rec,) = records(rnd(text))
+        assert rec["payment_method"] == method, (text, rec)
 
 
 def test_game_results_scores_and_opponents() -> None:

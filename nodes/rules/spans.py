@@ -186,6 +186,10 @@ _CATEGORICAL = re.compile(r"(?P<label>[A-Za-z][A-Za-z ]{0,24}?)\s?:\s?(?P<v>[A-Z
 _LABELLED_WORD = re.compile(
     r"\b(?P<label>category|merchant|result|opponent|payment method|payment|method|store|vendor|payee|weather|mood)"
     r"\s+(?P<v>[A-Za-z][\w'’&.\-]*(?:\s+(?!for\b|against\b)[A-Za-z&][\w'’&.\-]*){0,3}?)\.?\s*(?=[·•|;,.!)\n]|$|\s[—–/]\s)", re.I)
+#: What a payment was made with: "paid by card", "Paid with Zeno Pay", "paid via my Visa" - the
+#: grammar of paying, whatever the instrument is called (one word, or a name of capitalised words).
+_PAID_WITH = re.compile(r"\b(?P<label>(?i:paid\s+(?:by|with|via|using)))\s+(?:(?:my|a|the|our)\s+)?"
+                        r"(?P<v>[A-Z][\w'’&\-]*(?:\s+[A-Z][\w'’&\-]*){0,2}|[a-z][\w'’\-]*)(?=\s*(?:[·•|;,.!)\n]|$|\s[—–/]\s))")
 _WIN = frozenset("won win wins beat beats defeated victory".split())
 _LOSS = frozenset("lost loss loses defeat".split())
 #: A side's name: up to three capitalised words, none of them a label of a number after it
@@ -417,6 +421,9 @@ def find_spans(text: str, masked: list[tuple[int, int]] | None = None) -> list[S
         if free(m.start(), m.end()):
             value = m.group("v").strip().rstrip(".")
             add(Span(m.start(), m.end(), None, value, None, None, m.group("label").lower(), m.group(0)))
+    for m in _PAID_WITH.finditer(text):
+        if free(m.start("v"), m.end("v")):
+            add(Span(m.start("v"), m.end("v"), None, m.group("v"), None, None, "paid with", m.group("v")))
     for m in _GAME.finditer(text):
         if not free(m.start("w"), m.end("w")):
             continue
