@@ -181,6 +181,9 @@ def test_categorical_fields() -> None:
     spans = find_spans("Amount: $18.20 · Category: Groceries · Paid with: Debit card · Merchant Corner Shop")
     assert [(s.label.lower(), s.text) for s in spans if s.text] == [
         ("category", "Groceries"), ("paid", "Debit card"), ("merchant", "Corner Shop")]
+    # a money word titling a layout's line is no payee: the merchant is the line's name
+    (rec,) = records(rnd("Expense: $87.42 | Vorlane Market | flinkery | cash"))
+    assert (rec["amount"], rec["merchant"]) == (87.42, "Vorlane Market")
     # the grammar of paying names the instrument, however it is called
     for text, method in [("$104.24 on flinkery at Tesk, paid by cash.", "cash"), ("Spent $11.99. Paid with Zeno Pay.", "Zeno Pay"),
                          ("Lunch at Tesk, $12.40, paid using my Vorlak.", "Vorlak")]:

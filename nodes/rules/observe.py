@@ -122,7 +122,8 @@ PLACE_WORDS = frozenset("outside outdoor outdoors inside indoor indoors room amb
 #: Words that qualify a value without naming it.
 QUALIFIERS = frozenset("avg average averaged mean total overall daily today current my the altogether".split())
 #: Money labels that only say it was paid.
-MONEY_WORDS = frozenset("total paid pay charged cost costs price amount spent sum bill fee due came".split())
+MONEY_WORDS = frozenset("total paid pay charged charge cost costs price amount spent spend spending sum bill fee due came expense expenses "
+                        "purchase payment".split())
 #: A value so labelled is not an observation of the record (what is left, a goal).
 NOT_OBSERVED = frozenset("left remaining remain togo goal target cap limit budget allowance due streak".split())
 
