@@ -16,15 +16,13 @@ opponent, the longest match. Scored by ``eval/invented/score.py``.
 
 from __future__ import annotations
 
-import argparse
-import json
 import random
-import shutil
 import sys
-from datetime import date, timedelta
+from datetime import date
 from pathlib import Path
 
-SCORER = Path(__file__).resolve().parents[1] / "eval" / "invented" / "score.py"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from log_sets import Entry, dialog, history, most_often, number, seeds_main  # noqa: E402
 OPPONENTS = ["Tollin", "Vashti Orn", "Brekka", "Qaldo", "Mirren Sy"]
 DECKS = ["Skarrow", "Brine", "Ember Vell", "Thornak"]
 LAYOUTS = [
@@ -40,40 +38,24 @@ CHAT = ["Need a new sleeve set.", "Tournament next month, nervous.", "Ranked que
 
 def scenario(seed: int) -> tuple[dict, list[dict]]:
     """(dialog, records) of one log."""
-    rng = random.Random(seed)
     layouts = LAYOUTS[seed % len(LAYOUTS)]
-    records: list[dict] = []
-    sessions = []
-    day, n = date(2025, 3, 1), 0
-    while day < date(2025, 5, 31):
-        n += 1
-        rounds = []
-        for _ in range(rng.randint(1, 3)):
-            rid = f"D{n}:{len(rounds) + 1}"
-            if rng.random() < 0.2:
-                rounds.append({"round": rid, "user": rng.choice(CHAT), "assistant": "Noted."})
-                continue
-            opp, od, md = rng.choice(OPPONENTS), rng.choice(DECKS), rng.choice(DECKS)
-            won = rng.random() < 0.55
-            turns = rng.randint(6, 16)
-            delta = rng.randint(8, 15) * (1 if won else -1)
-            layout = rng.choice(layouts)
-            res = "won" if won else "lost"
-            text = layout.format(opp=opp, od=od, md=md, res=res, Res=res.capitalize(), RES="VICTORY" if won else "DEFEAT",
-                                 beat="beat" if won else "lost to",
-                                 turns=turns, delta=f"{delta:+d}")
-            rounds.append({"round": rid, "user": text, "assistant": "Logged."})
-            fields = {"opponent": opp, "result": res, "turns": turns, "rank_delta": delta}
-            fields.update({"my_deck": md} if "{md}" in layout else {})
-            fields.update({"opponent_deck": od} if "{od}" in layout else {})
-            records.append({"round": rid, "observed": day.isoformat(), "record_type": "match", "fields": fields})
-        sessions.append({"session_id": f"D{n}", "date": day.isoformat(), "dialogues": rounds})
-        day += timedelta(days=rng.randint(1, 3))
+
+    def match(rng: random.Random, day: date) -> Entry:
+        opp, od, md = rng.choice(OPPONENTS), rng.choice(DECKS), rng.choice(DECKS)
+        won = rng.random() < 0.55
+        turns = rng.randint(6, 16)
+        delta = rng.randint(8, 15) * (1 if won else -1)
+        layout = rng.choice(layouts)
+        res = "won" if won else "lost"
+        text = layout.format(opp=opp, od=od, md=md, res=res, Res=res.capitalize(), RES="VICTORY" if won else "DEFEAT",
+                             beat="beat" if won else "lost to", turns=turns, delta=f"{delta:+d}")
+        fields = {"opponent": opp, "result": res, "turns": turns, "rank_delta": delta}
+        fields.update({"my_deck": md} if "{md}" in layout else {})
+        fields.update({"opponent_deck": od} if "{od}" in layout else {})
+        return text, [(day, "match", fields)], "Logged."
+
+    sessions, records = history(random.Random(seed), date(2025, 3, 1), date(2025, 5, 31), CHAT, 0.2, match)
     wins = [r for r in records if r["fields"]["result"] == "won"]
-
-    def number(point: str, question: str, value: float, tolerance: float = 0) -> dict:
-        return {"point": point, "question": question, "answer_value": value, "answer_type": "number", "tolerance": tolerance}
-
     qas = [
         number("CNT", "How many matches did I win?", len(wins)),
         number("CNT", "How many matches did I lose?", len(records) - len(wins)),
@@ -87,28 +69,12 @@ def scenario(seed: int) -> tuple[dict, list[dict]]:
         mine = [r for r in records if r["fields"]["opponent"] == opp]
         qas.append(number("CNT", f"How many times did I play {opp}?", len(mine)))
         qas.append(number("CNT", f"How many times did I beat {opp}?", sum(r["fields"]["result"] == "won" for r in mine)))
-    played = {o: sum(r["fields"]["opponent"] == o for r in records) for o in OPPONENTS}
-    qas.append({"point": "MAX", "question": "Which opponent did I play most often?", "answer_value": max(played, key=played.get),
-                "answer_type": "string", "tolerance": 0, "candidates": OPPONENTS})
-    return {"character_profile": {"name": "games"}, "multi_session_dialogues": sessions, "human-annotated QAs": qas}, records
+    qas.append(most_often("Which opponent did I play most often?", "opponent", OPPONENTS, records))
+    return dialog("games", sessions, qas), records
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("out", help="directory to write dialog/, records/ and score.py into")
-    p.add_argument("--seed", type=int, action="append", help="one scenario per seed (default: 0 and 1)")
-    args = p.parse_args(argv)
-    out = Path(args.out)
-    for sub in ("dialog", "records"):
-        (out / sub).mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(SCORER, out / "score.py")
-    for seed in args.seed or range(2):
-        dialog, records = scenario(seed)
-        name = f"games{seed}"
-        (out / "dialog" / f"{name}.json").write_text(json.dumps(dialog, indent=1))
-        (out / "records" / f"{name}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
-        print(f"{name}: {len(records)} records, {len(dialog['human-annotated QAs'])} questions")
-    return 0
+    return seeds_main(argv, __doc__, "games", scenario)
 
 
 if __name__ == "__main__":

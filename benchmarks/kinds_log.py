@@ -20,14 +20,13 @@ and longest of each kind, the most frequent kind, the share of one kind. Scored 
 from __future__ import annotations
 
 import argparse
-import json
 import random
-import shutil
 import sys
 from datetime import date, timedelta
 from pathlib import Path
 
-SCORER = Path(__file__).resolve().parents[1] / "eval" / "invented" / "score.py"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from log_sets import Entry, history, write  # noqa: E402
 LAYOUTS = [
     ["Did a {d} km {k} {noun} this morning, {t}.", "{K} {noun} today: {d} km in {t}.", "{K} {noun}, {d} km, {t}. Legs fine.",
      "Got out for a {k} {noun} after work - {d} km, {t}.", "Yesterday's {k} {noun}: {d} km in {t}, felt good."],
@@ -54,6 +53,9 @@ RECAP_CLAUSE = "{Wd} {d} km {k} in {t}"
 #: Rounds of the last family that hold no record of the user's: a plan, a goal, someone else's.
 DISTRACTORS = ["Tomorrow's plan: a {k} {noun} of {d} km.", "My sister did a {d} km {k} {noun} in {t}, faster than me!",
                "Goal for next month: a {d} km {k} {noun} every week."]
+#: The invented record nouns and kinds, by seed parity.
+NOUNS = ("sollow", "brandle")
+KINDS = (["brisk", "drag", "long", "vennick"], ["tarry", "quell", "wide", "ossic"])
 MILE_KM = 1.609344
 #: Each kind's distance range (km) and pace (min/km): the kinds differ, as real ones do.
 SHAPES = [((6, 9), 4.6), ((4, 6), 6.0), ((12, 18), 5.4), ((3, 5), 5.6)]
@@ -95,42 +97,26 @@ def scenario(seed: int, noun: str, kinds: list[str]) -> tuple[dict, list[dict]]:
     layouts = LAYOUTS[min(seed // 2, len(LAYOUTS) - 1)]
     shape = dict(zip(kinds, SHAPES))
     nouns = noun + ("es" if noun.endswith("s") else "s")
-    records: list[dict] = []
-    sessions = []
-    day, n = date(2025, 3, 1), 0
-    while day < date(2025, 6, 1):
-        n += 1
-        rounds = []
-        for _ in range(rng.randint(1, 3)):
-            rid = f"D{n}:{len(rounds) + 1}"
-            if rng.random() < 0.25:
-                rounds.append({"round": rid, "user": rng.choice(CHAT), "assistant": "Noted."})
-                continue
-            k = rng.choice(kinds)
-            (lo, hi), pace = shape[k]
-            km = round(rng.uniform(lo, hi), 1)
-            minutes = km * pace * rng.uniform(0.95, 1.05)
-            if seed >= 12 and rng.random() < 0.5:
-                text, outings = _recap(rng, day, kinds, shape, noun)
-                rounds.append({"round": rid, "user": text, "assistant": "Logged."})
-                records += [{"round": rid, "observed": d.isoformat(), "record_type": "outing",
-                             "fields": {"kind": k, "distance_km": km, "duration_min": round(minutes, 2)}} for d, k, km, minutes in outings]
-                continue
-            if layouts is LAYOUTS[-1] and rng.random() < 0.15:
-                text = rng.choice(DISTRACTORS).format(d=km, k=k, noun=noun, t=_clock(minutes))
-                rounds.append({"round": rid, "user": text, "assistant": "Noted."})
-                continue
-            layout = rng.choice(layouts)
-            miles = round(km / MILE_KM, 1)
-            if "{mi}" in layout:
-                km = round(miles * MILE_KM, 3)
-            text = layout.format(d=km, mi=miles, k=k, K=k.capitalize(), noun=noun, Noun=noun.capitalize(), t=_clock(minutes))
-            observed = day - timedelta(days=1) if layout.startswith("Yesterday") else day
-            rounds.append({"round": rid, "user": text, "assistant": "Logged."})
-            records.append({"round": rid, "observed": observed.isoformat(), "record_type": "outing",
-                            "fields": {"kind": k, "distance_km": km, "duration_min": round(minutes, 2)}})
-        sessions.append({"session_id": f"D{n}", "date": day.isoformat(), "dialogues": rounds})
-        day += timedelta(days=rng.randint(1, 3))
+
+    def outing(rng: random.Random, day: date) -> Entry:
+        k = rng.choice(kinds)
+        (lo, hi), pace = shape[k]
+        km = round(rng.uniform(lo, hi), 1)
+        minutes = km * pace * rng.uniform(0.95, 1.05)
+        if seed >= 12 and rng.random() < 0.5:
+            text, outings = _recap(rng, day, kinds, shape, noun)
+            return text, [(d, "outing", {"kind": k, "distance_km": km, "duration_min": round(m, 2)}) for d, k, km, m in outings], "Logged."
+        if layouts is LAYOUTS[-1] and rng.random() < 0.15:
+            return rng.choice(DISTRACTORS).format(d=km, k=k, noun=noun, t=_clock(minutes)), [], "Noted."
+        layout = rng.choice(layouts)
+        miles = round(km / MILE_KM, 1)
+        if "{mi}" in layout:
+            km = round(miles * MILE_KM, 3)
+        text = layout.format(d=km, mi=miles, k=k, K=k.capitalize(), noun=noun, Noun=noun.capitalize(), t=_clock(minutes))
+        observed = day - timedelta(days=1) if layout.startswith("Yesterday") else day
+        return text, [(observed, "outing", {"kind": k, "distance_km": km, "duration_min": round(minutes, 2)})], "Logged."
+
+    sessions, records = history(rng, date(2025, 3, 1), date(2025, 6, 1), CHAT, 0.25, outing)
     qas = []
     for k in kinds:
         mine = [r for r in records if r["fields"]["kind"] == k]
@@ -164,18 +150,8 @@ def main(argv: list[str] | None = None) -> int:
     if kinds and len(kinds) != 4:
         print("error: --kinds takes four comma-separated words", file=sys.stderr)
         return 2
-    out = Path(args.out)
-    for sub in ("dialog", "records"):
-        (out / sub).mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(SCORER, out / "score.py")
-    for seed in args.seed or range(14):
-        noun = args.noun or ("sollow", "brandle")[seed % 2]
-        words = kinds or (["brisk", "drag", "long", "vennick"], ["tarry", "quell", "wide", "ossic"])[seed % 2]
-        dialog, records = scenario(seed, noun, words)
-        name = f"outings{seed}"
-        (out / "dialog" / f"{name}.json").write_text(json.dumps(dialog, indent=1))
-        (out / "records" / f"{name}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
-        print(f"{name}: {len(records)} records, {len(dialog['human-annotated QAs'])} questions")
+    seeds = args.seed or range(14)
+    write(args.out, ((f"outings{seed}", *scenario(seed, args.noun or NOUNS[seed % 2], kinds or KINDS[seed % 2])) for seed in seeds))
     return 0
 
 

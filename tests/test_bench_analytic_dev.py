@@ -178,3 +178,18 @@ def test_the_games_log_generator_writes_a_scorable_set(tmp_path):
                                for r in records)
         qas = {q["question"]: q["answer_value"] for q in dialog["human-annotated QAs"]}
         assert qas["How many matches did I win?"] + qas["How many matches did I lose?"] == len(records)
+
+
+def test_the_spending_log_generator_writes_a_scorable_set(tmp_path):
+    import json
+    spend_log = load_script("benchmarks/spend_log.py")
+    assert spend_log.main([str(tmp_path), "--seed", "0", "--seed", "1"]) == 0
+    for seed in (0, 1):
+        dialog = json.loads((tmp_path / "dialog" / f"spend{seed}.json").read_text())
+        records = [json.loads(line) for line in (tmp_path / "records" / f"spend{seed}.jsonl").read_text().splitlines()]
+        rounds = {r["round"]: r["user"] for s in dialog["multi_session_dialogues"] for r in s["dialogues"]}
+        # every purchase's amount and shop (in any case) are written in its round
+        assert records and all(f"{r['fields']['amount_usd']:.2f}" in rounds[r["round"]]
+                               and r["fields"]["merchant"].lower() in rounds[r["round"]].lower() for r in records)
+        qas = {q["question"]: q["answer_value"] for q in dialog["human-annotated QAs"]}
+        assert sum(qas[f"How many purchases did I pay with {p}?"] for p in spend_log.PAYMENTS) == len(records)
