@@ -547,11 +547,11 @@ def merge_value_labels(sql: SqlStore, memory_id: str) -> int:
             if value:
                 holders[value].add(attribute)
     if not values:
-        return 0
+        return kinds
     ranges: dict[str, tuple[float, float]] | None = None
     sets: list[frozenset[str]] | None = None
     categories = {content_stem(n): n for n, a in attributes.items() if a.kind == "text"}
-    merged = 0
+    merged = kinds  # counted, so the caller reads the merged labels again
     for name in sorted(measured):
         a = measured[name]
         target = _field_behind(name, (name, *a.aliases), values, called)
