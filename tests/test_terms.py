@@ -16,11 +16,13 @@ from typing import Any
 import numpy as np
 import pytest
 
+from adamm.formats.mem_gallery import load_mem_gallery
 from adamm.graphs.query import graph as query
 from adamm.nodes.backends import backends
 from adamm.nodes.context import Context
 from adamm.nodes.rules.terms import TermFields, _cluster, _context, is_title, labels_as_values, terms_of, value_spread
 from adamm.stores.encoders import TextEncoder
+from adamm.stores.records import Round
 from adamm.tests.memories import ingested
 from adamm.tests.scripts import load_script
 
@@ -374,6 +376,13 @@ def test_words_written_as_what_money_went_on_are_the_spending_category(encoder: 
     assert "category" not in {f.name for f in TermFields().fit(plain, encoder.encode, exclude=["usd"]).fields_}
 
 
+def log_rounds(dialog: dict[str, Any]) -> list[Round]:
+    """The rounds of a generated log (``benchmarks/kinds_log.py``), read as ``adamm ingest``
+    reads the file."""
+    (scenario,) = load_mem_gallery("log.json", data=dialog).scenarios
+    return scenario.rounds
+
+
 def _clock(minutes: float) -> str:
     return f"{int(minutes)}:{int(round(minutes % 1 * 60)) % 60:02d}"
 
@@ -419,8 +428,7 @@ def test_a_kind_read_as_its_own_distance_joins_the_distance(db_url: str, tmp_pat
     # and "Recovery run ...": one more kind of run, so one distance column and the kind in a column
     kinds_log = load_script("benchmarks/kinds_log.py")
     dialog, records = kinds_log.scenario(1, "run", ["tempo", "easy", "long", "recovery"])
-    rounds = [{"round_id": r["round"], "session_id": s["session_id"], "timestamp": f"{s['date']}T20:00:00",
-               "user_text": r["user"], "assistant_text": r["assistant"]} for s in dialog["multi_session_dialogues"] for r in s["dialogues"]]
+    rounds = log_rounds(dialog)
     for ctx in ingested(rounds, home=str(tmp_path), database_url=db_url, use_retrieval=False):
         sql = backends(ctx).sql
         km = [c.name for t in sql.tables("m") for c in t.columns if c.unit == "km"]
@@ -438,8 +446,7 @@ def test_a_kind_merged_into_a_distance_kept_in_miles_is_converted(db_url: str, t
 
     kinds_log = load_script("benchmarks/kinds_log.py")
     dialog, records = kinds_log.scenario(11, "brandle", ["tarry", "quell", "wide", "ossic"])
-    rounds = [{"round_id": r["round"], "session_id": s["session_id"], "timestamp": f"{s['date']}T20:00:00",
-               "user_text": r["user"], "assistant_text": r["assistant"]} for s in dialog["multi_session_dialogues"] for r in s["dialogues"]]
+    rounds = log_rounds(dialog)
     truth = {r["round"]: r["fields"]["distance_km"] for r in records}
     for ctx in ingested(rounds, home=str(tmp_path), database_url=db_url, use_retrieval=False):
         sql = backends(ctx).sql
@@ -456,8 +463,7 @@ def test_kinds_that_named_their_own_distances_are_one_field(db_url: str, tmp_pat
     # later: together their labels are the kinds of a run, so one distance and a column of kinds
     kinds_log = load_script("benchmarks/kinds_log.py")
     dialog, records = kinds_log.scenario(12, "run", ["tempo", "easy", "long", "recovery"])
-    rounds = [{"round_id": r["round"], "session_id": s["session_id"], "timestamp": f"{s['date']}T20:00:00",
-               "user_text": r["user"], "assistant_text": r["assistant"]} for s in dialog["multi_session_dialogues"] for r in s["dialogues"]]
+    rounds = log_rounds(dialog)
     for ctx in ingested(rounds, home=str(tmp_path), database_url=db_url, use_retrieval=False):
         sql = backends(ctx).sql
         km = [c.name for t in sql.tables("m") for c in t.columns if c.unit in ("km", "mi")]
