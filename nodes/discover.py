@@ -657,11 +657,8 @@ def _kind_sibling(name: str, measured: dict[str, Any], sets: Sequence[frozenset[
     noun ``name`` ends in, never in one record with it: ``long_run`` ("Did a 12.5 km long run")
     beside a distance labelled "tempo run" and "recovery run" is that distance, of a long run."""
     kind, head = name.split("_")
-    dimension = measured[name].dimension
     found = []
-    for other, a in measured.items():
-        if other == name or a.dimension != dimension or any(name in s and other in s for s in sets):
-            continue
+    for other, a in _apart_of_its_dimension(name, measured, sets):
         kinds = {p[0] for p in (label.split("_") for label in (other, *a.aliases))
                  if len(p) == 2 and p[0] != kind and content_stem(p[1]) == content_stem(head)}
         if len(kinds) >= 2:
@@ -677,14 +674,20 @@ def _record_sets(observations: Iterable[ObservationRecord]) -> list[frozenset[st
     return [frozenset(s) for s in out.values()]
 
 
+def _apart_of_its_dimension(name: str, measured: dict[str, Any], sets: Sequence[frozenset[str]]) -> Iterable[tuple[str, Any]]:
+    """The other measured attributes of ``name``'s dimension never in one record with it: the
+    fields a kind-named attribute may be the same quantity as."""
+    dimension = measured[name].dimension
+    for other, a in measured.items():
+        if other != name and a.dimension == dimension and not any(name in s and other in s for s in sets):
+            yield other, a
+
+
 def _measured_with(category: str, name: str, measured: dict[str, Any], sets: Sequence[frozenset[str]]) -> str | None:
     """The measured field of ``name``'s dimension that the category's records hold most often,
     never in one record with ``name``: what the kind-named attribute measures under its own name."""
-    dimension = measured[name].dimension
     best: tuple[int, str] | None = None
-    for other, a in measured.items():
-        if other == name or a.dimension != dimension or any(name in s and other in s for s in sets):
-            continue
+    for other, _a in _apart_of_its_dimension(name, measured, sets):
         held = sum(1 for s in sets if other in s and category in s)
         if held and (best is None or (held, other) > best):
             best = (held, other)
