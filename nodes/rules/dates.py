@@ -80,7 +80,8 @@ _CLOCK = re.compile(r"(?<![\w:.])(?:\d{1,2}:\d{2}(?::\d{2})?\s?(?:[ap]\.?m\.?|AM
                     r"|(?<=at\s)\d{1,2}:\d{2}(?![\d:])|\b(?:[01]\d|2[0-3]):[0-5]\d(?![\d:])(?!\s?(?:h|min|moving|long|elapsed)\b))")
 
 
-_DISTANCE = re.compile(r"(?<![\w.,])(\d{1,3}(?:[.,]\d{1,2})?)\s?(km|kilomet(?:er|re)s?|mi|miles?)\b", re.I)
+_DISTANCE_TEXT = r"(?<![\w.,])(\d{1,3}(?:[.,]\d{1,2})?)\s?(km|kilomet(?:er|re)s?|mi|miles?)"
+_DISTANCE = re.compile(_DISTANCE_TEXT + r"\b", re.I)
 #: Speeds a person covers a distance at (walking to cycling), in km/h.
 _HUMAN_SPEED = (1.5, 80.0)
 _DURATION_LABEL = re.compile(r"(?i)\b(?:time|duration|moving|elapsed|took|in)\s*:?\s*$")
@@ -93,7 +94,7 @@ def _whole_tile(text: str, a: int, b: int) -> bool:
 
 
 #: A distance written right before a value ("4.2km 22:58"): the value is the time it took.
-_AFTER_DISTANCE = re.compile(r"(?<![\w.,])\d{1,3}(?:[.,]\d{1,2})?\s?(?:km|kilomet(?:er|re)s?|mi|miles?)[ \t,]+$", re.I)
+_AFTER_DISTANCE = re.compile(_DISTANCE_TEXT + r"[ \t,]+$", re.I)
 
 
 def minutes_and_seconds(text: str, a: int, b: int) -> bool:
