@@ -373,6 +373,11 @@ def ranges_overlap(a: tuple[float, float] | None, b: tuple[float, float] | None)
     return high > 0 and low <= RANGE_GAP * high
 
 
+def same_sign(a: tuple[float, float] | None, b: tuple[float, float] | None) -> bool:
+    """Do two value ranges agree on sign - both holding negatives, or neither? Pure."""
+    return a is None or b is None or (a[0] < 0) == (b[0] < 0)
+
+
 #: Two labels of one field whose layouts share no companion attribute (a journal that says
 #: "slept 7 hours" one day and "watch says 6h45 asleep" another): the records of each say the
 #: same other things - cosine of their word profiles at least this.
@@ -533,6 +538,9 @@ def consolidation(known: Sequence[Known], sets: Sequence[tuple[frozenset[str], i
         if len(partners) > 1 and ranges:
             # a game's "score for" (0-4) is no sleep "score" (50-90), whatever their names share
             partners = [p for p in partners if ranges_overlap(_range_in(k, p, ranges), ranges.get(p.name))]
+            # a shorthand's turns ("10t", 6-16) beside a signed change (-14..+15) and the turns:
+            # a quantity that never went below zero is no signed one
+            partners = [p for p in partners if same_sign(ranges.get(k.name), ranges.get(p.name))] or partners
             if len(partners) > 1 and not any((a.name, b.name) in together for a in partners for b in partners):
                 # "scale", "weigh in" and "weight" beside a night's sleep: three labels of one
                 # quantity (none recorded with another); all go to the most recorded one.

@@ -232,6 +232,21 @@ def test_labels_that_share_no_word_merge_by_companions_and_values() -> None:
     assert ranges_overlap((79.8, 80.8), (80.9, 82.3)) and not ranges_overlap((250, 450), (20, 60))
 
 
+def test_a_shorthand_label_merges_into_the_field_of_its_sign() -> None:
+    """"lost, 10t, -11" in a log that elsewhere writes "13 turns, rank +15": the bare ``t`` shares
+    no word with ``turn`` and its 6-16 overlaps both the turns and the signed rank change; a
+    quantity that never went below zero is no signed one, so ``t`` joins ``turn``."""
+    from adamm.stores.attributes import Known, consolidation, same_sign
+
+    known = [Known("t", None, None, "float"), Known("turn", None, None, "float"), Known("rank_change", None, None, "float"),
+             Known("opponent", None, None, "text"), Known("result", None, None, "text")]
+    sets = [(frozenset({"t", "opponent", "result"}), 16), (frozenset({"turn", "rank_change", "opponent", "result"}), 59)]
+    ranges = {"t": (6.0, 16.0), "turn": (6.0, 16.0), "rank_change": (-14.0, 15.0)}
+    assert consolidation(known, sets, ranges=ranges) == {"t": "turn"}
+    assert same_sign((6, 16), (3, 9)) and same_sign((-2, 4), (-14, 15)) and not same_sign((6, 16), (-14, 15))
+    assert same_sign(None, (-1, 1))
+
+
 def test_two_labels_in_one_message_but_different_records_may_still_be_one_field() -> None:
     """A week's table ("Vrell 227 qz" rows) and a photo of one picking ("the display reads
     175 qz") sent together put both labels in one round, as two records: the labels are one

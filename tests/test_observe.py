@@ -469,6 +469,9 @@ def test_one_field_said_twice_in_prose_is_no_second_record() -> None:
     ("Gask 71.2 qz (+0.4 qz) · Tirn 12", {"gask": 71.2, "gask_change": 0.4, "tirn": 12.0}),
     ("Outside -5°C · Brosk 31", {"temperature": -5.0, "brosk": 31.0}),               # a sign alone is no change
     ("Turns 11 · Plonk +14", {"turns": 11.0, "plonk_change": 14.0}),                 # a plus written out on a labelled number
+    ("Brine vs Skarrow (Tollin): lost, 10 turns, -11", {"turn": 10.0, "change": -11.0}),  # a sign on a number no label names
+    ("Vrell 81.4 qz -0.6 today", {"vrell": 81.4, "change": -0.6}),
+    ("Brosk -3 to +4 today", {"brosk": -3.0}),                                        # a range's end is no change
 ])
 def test_a_signed_change_is_named_after_the_value_it_changed(text: str, fields: dict) -> None:
     got = {d.attribute: d.value_num for d in extract_round(rnd(text)) if d.value_num is not None}

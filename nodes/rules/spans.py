@@ -590,7 +590,7 @@ def find_spans(text: str, masked: list[tuple[int, int]] | None = None) -> list[S
     _spent(text, spans)
     owners = _delta_owners(labelled, spans)
     _attach_labels(labelled, spans)
-    _label_deltas(spans, owners)
+    _label_deltas(labelled, spans, owners)
     return spans
 
 
@@ -643,6 +643,10 @@ _DELTA_BEFORE = re.compile(r"\s*\)?\s*(?:,\s*)?(?:->|→|=>|" + "|".join(w.repla
 _DELTA_WORD = re.compile(r"\s*[,;(]?\s*(?P<dir>up|down)\s+(?:by\s+)?", re.I)
 
 
+#: What ends a range's first half ("-3 to +4"): its signed second half is no change.
+_RANGE_END = re.compile(r"(?:\d\s*(?:to|and|or|through)|[-\u2013\u2014~/])\s*$", re.I)
+
+
 def _signed(sp: Span) -> bool:
     return sp.num is not None and sp.raw[:1] in "+-\u2212" and sp.role == "" and sp.text is None
 
@@ -679,7 +683,7 @@ def _delta_owners(text: str, spans: list[Span]) -> dict[int, int]:
     return owners
 
 
-def _label_deltas(spans: list[Span], owners: dict[int, int]) -> None:
+def _label_deltas(text: str, spans: list[Span], owners: dict[int, int]) -> None:
     """A change is named after its value ("rank points change"); a label written in front of the
     change ("Rank points +14, now 1,257") is the value's, as "now" is no field. A plus written
     out on a labelled plain number with no value beside it ("Rank +14") is a change too."""
@@ -687,6 +691,11 @@ def _label_deltas(spans: list[Span], owners: dict[int, int]) -> None:
         if i not in owners and _signed(sp) and sp.raw[:1] == "+" and sp.unit is None and sp.label \
                 and not sp.label.lower().endswith("change"):
             sp.role, sp.label, sp.label_after = "delta", f"{sp.label} change", False
+    for i, sp in enumerate(spans):
+        if i not in owners and _signed(sp) and sp.unit is None and not sp.label and not _RANGE_END.search(text, 0, sp.start):
+            # "lost, 10t, -11": a sign written out on a number no label names is a change, the
+            # change its record always carries ("change" meets the memory's own "rank change")
+            sp.role, sp.label, sp.label_after = "delta", "change", False
     for i, j in owners.items():
         delta, owner = spans[i], spans[j]
         if j > i and delta.label and (not owner.label or owner.label.lower() in _ADJACENT_WORDS):
