@@ -28,7 +28,7 @@ from typing import Any
 
 from adamm.nodes.rules.observe import DIMENSION_NAMES, GENERIC_WORDS, MONEY_WORDS, QUALIFIERS
 from adamm.nodes.rules.slots import SlotModel, content_stem
-from adamm.nodes.rules.terms import GENERIC_NAMES, KIND_WORDS, TermFields, label_head, labels_as_values
+from adamm.nodes.rules.terms import GENERIC_NAMES, KIND_WORDS, TermFields, label_head, labels_as_values, layout_shape
 from adamm.stores.attributes import AttributeResolver, Known, abbreviated, ranges_overlap
 from adamm.stores.mining import DEFAULT_CONTEXT_ATTRIBUTES
 from adamm.stores.quantities import WORD_NUMBERS, convert, snake_case
@@ -76,8 +76,9 @@ def fill_slots(sql: SqlStore, memory_id: str, resolver: AttributeResolver, round
     exclude = {w for name in measured_names for w in name.split("_")} | units | QUALIFIERS
     # ... except the words of labels that are kinds of a noun's record: "brisk" of "brisk sollow"
     # is read bare too ("Sollow done: 8.1 km, brisk.")
-    kinds = {a: c for a, c in categories.items() if label_head(c[1])}
-    exclude -= {w for category, value in _category_values(kinds) for w in (*value.split(), category)}
+    # ... and of labels that take turns in one layout: "flinkery: $29.55" is read bare in
+    # "Tesk 6.32 USD flinkery cash"
+    exclude -= {w for category, value in _category_values(categories) for w in (*value.split(), category)}
     model = SlotModel().fit([t for t in texts.values() if t], labelled, exclude)
     terms = _term_fields(sql, memory_id, resolver, rounds, by_record, texts, model, labelled, categories,
                          measured, measured_names, units)
@@ -491,6 +492,7 @@ def _label_categories(by_record: dict[tuple[str, int], list[ObservationRecord]],
     values for, else the first free generic one."""
     labels: dict[str, Counter] = defaultdict(Counter)
     values: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    shapes: dict[str, dict[str, Counter]] = defaultdict(lambda: defaultdict(Counter))
     records: Counter = Counter()
     for group in by_record.values():
         for o in group:
@@ -499,13 +501,14 @@ def _label_categories(by_record: dict[tuple[str, int], list[ObservationRecord]],
                 if o.label:
                     labels[o.attribute][o.label] += 1
                     values[o.attribute][o.label].append(o.value_num)
+                    shapes[o.attribute][o.label][_shape(o.context or "", o.label)] += 1
     owners: dict[str, Counter] = defaultdict(Counter)
     for attribute, value in labelled:
         owners[snake_case(value)][attribute] += 1
     used = set(reserved) | {a for a, _ in labelled}
     out: dict[str, tuple[str, list[str]]] = {}
     for attribute in sorted(labels):
-        found = labels_as_values(labels[attribute], records[attribute], _IGNORED_LABELS, values[attribute])
+        found = labels_as_values(labels[attribute], records[attribute], _IGNORED_LABELS, values[attribute], shapes[attribute])
         if not found:
             continue
         votes: Counter = Counter()
@@ -520,6 +523,12 @@ def _label_categories(by_record: dict[tuple[str, int], list[ObservationRecord]],
         used.add(name)
         out[attribute] = (name, found)
     return out
+
+
+@lru_cache(maxsize=65536)
+def _shape(text: str, label: str) -> str:
+    """:func:`layout_shape`, cached: every batch re-reads the memory's records."""
+    return layout_shape(text, label)
 
 
 def merge_value_labels(sql: SqlStore, memory_id: str) -> int:

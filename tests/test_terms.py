@@ -221,6 +221,31 @@ def test_labels_of_one_quantity_are_no_category() -> None:
     assert labels_as_values(labels, 15, values=apart) == ["sleep", "slept", "watch"]
 
 
+def test_labels_that_take_turns_in_one_layout_are_a_category_whatever_the_values() -> None:
+    """Spending written "flinkery: $29.55 (Tesk, card)", "tolls: $42.65 (Baskwell, cash)": the
+    amounts do not differ by label, but the labels take turns in one layout, as a category's
+    values do; "Just dropped $76.63 at ..." is always alone in its layout, its wording."""
+    from adamm.nodes.rules.terms import layout_shape
+    assert layout_shape("flinkery: $29.55 (Tesk, Zeno Pay)", "flinkery") == "L: # (w, w)"
+    assert layout_shape("Orrin's 28.94 USD grubbage Zeno Pay", "grubbage") == "w # w L w"
+    assert layout_shape("Moving time: 1:02:03", "moving_time") == "L: #" and layout_shape("Brosk 4", "vrell") == ""
+    texts = {"flinkery": ["flinkery: $29.55 (Tesk, card)", "flinkery: $49.49 (Vorlane Market, cash)"],
+             "tolls": ["tolls: $42.65 (Baskwell, cash)", "tolls: $12.10 (Tesk, card)"],
+             "grubbage": ["grubbage: $61.00 (Orrin's, Zeno Pay)", "grubbage: $33.33 (Tesk, cash)"],
+             "dropped": ["Just dropped $76.63 at Orrin's on grubbage - card", "Just dropped $21.50 at Tesk on tolls - cash",
+                         "Just dropped $40.00 at Baskwell on flinkery - cash"]}
+    labels = Counter({k: len(v) for k, v in texts.items()})
+    same = {"flinkery": [29.55, 49.49], "tolls": [42.65, 12.10], "grubbage": [61.0, 33.33], "dropped": [76.63, 21.5, 40.0]}
+    shapes = {k: Counter(layout_shape(t, k) for t in v) for k, v in texts.items()}
+    assert labels_as_values(labels, 9, values=same) == []  # by the values alone: names of one amount
+    assert labels_as_values(labels, 9, values=same, shapes=shapes) == ["flinkery", "grubbage", "tolls"]
+    # the sleep written three ways, each in its own layout: still names of one quantity
+    sleep = {"sleep": ["Sleep: 7h 10m", "Sleep: 6h 50m"], "slept": ["slept 7 hours", "slept 6 hours"],
+             "watch": ["watch says 6h45", "watch says 7h02"]}
+    assert labels_as_values(Counter({k: 2 for k in sleep}), 6, values={"sleep": [7.0, 6.5], "slept": [6.5, 7.0], "watch": [7.0, 6.5]},
+                            shapes={k: Counter(layout_shape(t, k) for t in v) for k, v in sleep.items()}) == []
+
+
 LIFTS = ["Vorn", "Pleck", "Skarrow"]
 
 

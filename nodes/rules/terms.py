@@ -47,7 +47,7 @@ from adamm.nodes.rules.slots import _WORD, content_stem, is_content_word
 from adamm.stores.bm25 import STOPWORDS
 from adamm.stores.quantities import canonical_unit
 
-__all__ = ["TermField", "TermFields", "fold_head", "label_head", "labels_as_values", "terms_of", "value_spread"]
+__all__ = ["TermField", "TermFields", "fold_head", "label_head", "labels_as_values", "layout_shape", "terms_of", "value_spread"]
 
 #: A value must be in at least this many records; a term in more than this share of them is
 #: what every record says (the layout's own words), no value that tells records apart.
@@ -584,8 +584,38 @@ def value_spread(values: Mapping[str, Sequence[float]]) -> float:
     return between / total
 
 
+_SHAPE_NUMBER = re.compile(r"[$€£¥]?\d[\d.,:]*[^\W\d_]*")
+_SHAPE_WORD = re.compile(r"[^\W\d_][\w'’-]*")
+_SHAPE_WORDS = re.compile(r"w(?:\s+w)+")
+
+
+def layout_shape(text: str, label: str) -> str:
+    """The layout a label is written in: the record's text with the label as ``L``, each number
+    as ``#`` and each run of other words as one ``w``, punctuation kept ("flinkery: $29.55 (Tesk,
+    Zeno Pay)" -> ``L: # (w, w)``); "" when the text does not say the label. Pure."""
+    words = [re.escape(w) for w in label.split("_") if w]
+    m = re.search(r"(?<![\w'’-])" + r"[\s_-]+".join(words) + r"(?![\w'’-])", text, re.I) if words else None
+    if m is None:
+        return ""
+    shape = _SHAPE_WORD.sub("w", _SHAPE_NUMBER.sub("#", text[:m.start()] + "\x00" + text[m.end():]))
+    return re.sub(r"\s+", " ", _SHAPE_WORDS.sub("w", shape)).strip().replace("\x00", "L")
+
+
+def _taking_turns(shapes: Mapping[str, Counter], recurring: Sequence[str]) -> list[str]:
+    """The recurring labels that take turns in one layout with another recurring label: a
+    category's values, where a label always alone in its layout is the layout's own wording
+    ("Just dropped $76 at ..." names no kind of purchase)."""
+    by_shape: dict[str, set[str]] = defaultdict(set)
+    for label in recurring:
+        for shape in shapes.get(label, ()):
+            if shape:
+                by_shape[shape].add(label)
+    return sorted({label for held in by_shape.values() if len(held) > 1 for label in held})
+
+
 def labels_as_values(labels: Counter, records: int, ignore: frozenset[str] = frozenset(),
-                     values: Mapping[str, Sequence[float]] | None = None) -> list[str]:
+                     values: Mapping[str, Sequence[float]] | None = None,
+                     shapes: Mapping[str, Counter] | None = None) -> list[str]:
     """The labels one measured field was written under, when they are the values of a category
     ("Squat 115 kg", "Deadlift 165 kg", "Bench 90 kg": one weight, three lifts) rather than ways
     to write its name (one label most of the time, a variant now and then, or labels that share
@@ -613,5 +643,10 @@ def labels_as_values(labels: Counter, records: int, ignore: frozenset[str] = fro
     if sum(folded[label] for label in recurring) < LABEL_COVER * total:
         return []  # mostly labels said once: a field written every which way, no category
     if values is not None and value_spread({k: [v for m in members[k] for v in values.get(m, ())] for k in recurring}) < LABEL_SPREAD:
-        return []  # the same quantity whatever the label: names of one field
+        # the same quantity whatever the label: names of one field - unless the labels take
+        # turns in one layout, as a category's values do ("flinkery: $29.55", "tolls: $31.10")
+        turns = _taking_turns({k: Counter(sh for m in members[k] for sh in (shapes or {}).get(m, ())) for k in recurring}, recurring)
+        if len(turns) < LABEL_VALUES:
+            return []
+        recurring = turns
     return sorted(m for k in recurring for m in members[k])
