@@ -57,6 +57,8 @@ def test_a_hedge_holds_from_its_clause_to_the_sentence_end(text: str, kept: set[
 def test_left_is_a_side_before_a_value_and_what_remains_after_one() -> None:
     assert values("Fed on the left for 18 min.") == {18.0}
     assert values("left side 12 mins.") == {12.0}
+    assert values("Fed left 19 min at 7 this morning.") == {19.0}  # after what was done: the side it was done on
+    assert values("Time left 19 min.") == set() and values("Budget left: 30 USD") == set()
     assert values("12 km left to go.") == set()
     assert values("Only 3 trabs left in the skep.") == set()
 

@@ -145,13 +145,15 @@ def _only_facets(label: str) -> bool:
 
 
 def _a_side(words: list[str]) -> bool:
-    """"on the left", "left side": "left" is a side there, not what remains ("time left", "12 km
-    left"), and nothing else in the label says it is not observed."""
+    """"on the left", "left side", "fed left": "left" is a side there, not what remains ("time
+    left", "12 km left"), and nothing else in the label says it is not observed."""
     hits = [i for i, w in enumerate(words) if w in NOT_OBSERVED]
     if [words[i] for i in hits] != ["left"]:
         return False
     i = hits[0]
-    return i == 0 or words[i - 1] in STOPWORDS
+    before = words[i - 1] if i else ""
+    # "Fed left 19 min": after a verb of what was done, the side it was done on
+    return not before or before in STOPWORDS or before in VERBS or bool(re.fullmatch(r"[a-z]+ed", before)) and before not in ED_NOUNS
 
 
 def _name(sp: Span) -> str | None:
