@@ -556,6 +556,30 @@ def test_the_records_own_name_is_no_subset_nor_a_side() -> None:
     assert sides is not None and [s[0][0]["value"] for s in sides] == ["Flollyr", "Dravee"]
 
 
+def test_a_question_that_names_its_answers_unit_or_time_never_gets_money() -> None:
+    """"How much time did the Vrell shop migration take" is the hours, though a rate column
+    shares a word with it and "shop" is a money word - here only the name of what is filtered;
+    "how many billable hours" is the hours, not a billable amount in dollars."""
+    import numpy as np
+
+    from adamm.nodes.rules.plan_targets import choose_target
+
+    class Lexical:  # likeness of meanings left out: the words alone must decide
+        def encode(self, texts: list[str]) -> np.ndarray:
+            return np.zeros((len(texts), 8))
+
+    entries = {"name": "duration_log", "rows": 50, "vocabulary": {},
+               "columns": [{"name": "duration", "type": "float", "unit": "h"},
+                           {"name": "rate", "type": "float", "unit": "USD/h", "aliases": ["bill", "billable"]},
+                           {"name": "project", "type": "text", "values": ["Shop Migration", "Route Planner"]}]}
+    invoices = {"name": "billable_log", "rows": 20, "vocabulary": {},
+                "columns": [{"name": "billable_amount", "type": "float", "unit": "USD"}]}
+    asked = choose_target(Lexical(), "How much time did the Shop Migration take altogether, billable or not?", [], [entries, invoices])
+    assert asked is not None and asked.column == "duration"
+    asked = choose_target(Lexical(), "How many billable hours did I log?", [], [entries, invoices])
+    assert asked is not None and asked.column == "duration"
+
+
 def test_a_word_that_names_a_column_and_a_category_value_asks_for_the_column() -> None:
     """"my longest sleep" beside a ``kind`` column whose values include "sleep" (labels read as a
     category) and a ``sleep`` column: the target is the column, and no kind = sleep filter

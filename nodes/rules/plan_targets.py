@@ -40,6 +40,8 @@ def _column_phrase(table: dict[str, Any], col: dict[str, Any]) -> str:
 
 
 _LENGTHY = re.compile(r"\b(?P<how>how\s+)?(?:long(?:er|est)?|short(?:er|est)?)\b", re.I)
+#: "how much time": the question names its answer's dimension, as "how many hours" names a unit.
+_TIME_ASKED = re.compile(r"\bhow\s+much\s+time\b", re.I)
 
 
 def _length_bonus(question: str) -> Any:
@@ -91,8 +93,10 @@ def choose_target(encoder: Any, question: str, periods: list[Period], tables: li
         return None
     phrases = [_column_phrase(t, c) for t, c in pairs]
     asked_units = _asked_units(question)
-    money = _MONEY_WORDS.search(question) is not None
-    paid = re.search(r"\b(?:cost|costs|spen[dt]|pa(?:y|id)|price[ds]?)\b", question, re.I) is not None  # what it cost, whatever it was of
+    # a name the question filters on says nothing of what is asked ("the Marlowe shop migration")
+    asked = re.sub("|".join(re.escape(n) for n in sorted(set(named), key=len, reverse=True)), " ", question, flags=re.I) if named else question
+    money = _MONEY_WORDS.search(asked) is not None
+    paid = re.search(r"\b(?:cost|costs|spen[dt]|pa(?:y|id)|price[ds]?)\b", asked, re.I) is not None  # what it cost, whatever it was of
     length = _length_bonus(question)
     vecs = encoder.encode([" ".join(focus), *phrases])
     q = vecs[0]
@@ -145,7 +149,7 @@ def _asked_units(question: str) -> set[str]:
     text = question
     for _, _, q in find_quantities(question):
         text = text.replace(q.raw, " ")
-    out = set()
+    out = {"h", "min", "s"} if _TIME_ASKED.search(text) else set()
     words = re.findall(r"[A-Za-z/€$£%]+", text)
     for i, w in enumerate(words):
         unit = canonical_unit(w.lower()) if len(w) > 1 or w in "%€$£" else None
@@ -169,7 +173,8 @@ def _unit_bonus(asked: set[str], unit: str | None) -> float:
         return 0.0
     if unit in asked:
         return 0.5
-    return 0.3 if dimension_of(unit) in {dimension_of(u) for u in asked} else -0.2
+    # "how many billable hours": a question that names its answer's unit never sums money
+    return 0.3 if dimension_of(unit) in {dimension_of(u) for u in asked} else -0.5
 
 
 def choose_table(encoder: Any, question: str, periods: list[Period], tables: list[dict[str, Any]]) -> Target | None:
