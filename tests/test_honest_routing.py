@@ -23,6 +23,27 @@ def test_a_round_that_states_the_number_still_answers() -> None:
     assert compose("What was my average vrell?", [], STATED, []) == ("My vrell averaged 14 qz over the week.", ["E3"])
 
 
+def test_a_comparison_of_logged_periods_without_a_table_says_it_was_not_computed() -> None:
+    """"Which month had bigger vrell hauls, March or April?" and "did it rise or fall": no table
+    answered, so a round's sentence is quoted as what was read, never given as the side; a
+    comparison of two things with no period ("the cake or the pie") still reads the rounds."""
+    from datetime import date
+
+    from adamm.stores.timeexpr import Period
+
+    march = Period(date(2025, 3, 1), date(2025, 3, 31), "March 2025", (0, 0))
+    april = Period(date(2025, 4, 1), date(2025, 4, 30), "April 2025", (0, 0))
+    said = [{"unit_id": "E5", "kind": "event", "date": "2025-03-02",
+             "text": "User: Bigger vrell hauls now that the skep is full.\nAssistant: Perfect, full hauls are easier to compare."}]
+    for question in ("Which month had bigger vrell hauls on average, March 2025 or April 2025?",
+                     "Between March 2025 and April 2025, did my vrell hauls rise or fall?"):
+        answer, cited = compose(question, [march, april], said, [])
+        assert answer.startswith(NOT_COMPUTED) and cited == ["E5"], answer
+    things = [{"unit_id": "E6", "kind": "event", "date": "2025-03-02", "text": "User: The brask cake is better for a party than the pie."}]
+    answer, _ = compose("Which is more suitable for a party, the brask cake or the pie?", [], things, [])
+    assert not answer.startswith(NOT_COMPUTED)
+
+
 def test_a_lookup_is_answered_from_the_rounds_as_before() -> None:
     answer, _ = compose("What did I say about the vrell?", [], CHATTY + STATED, [])
     assert not answer.startswith(NOT_COMPUTED)

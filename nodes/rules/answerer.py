@@ -121,6 +121,11 @@ def compose(question: str, periods: list[Period], evidence: list[dict[str, Any]]
         return f"None: no logged day matches ({table} has no matching records{_period_note(periods)})", []
     if retrieved:
         answer, cited = read_answer(question, retrieved, known=known)
+        dated = any(p.start or p.end for p in periods)
+        if answer != NOT_MENTIONED and (intent.kind == "trend" or intent.kind == "compare" and dated):
+            # "did it rise or fall from February to April", "which month had bigger fill-ups, March
+            # or April": a comparison of logged periods no table answered; a sentence is no side
+            return f"{NOT_COMPUTED} The nearest round says: \u201c{answer}\u201d", cited
         if intent.kind in COMPUTED and intent.operator in AGGREGATES and answer != NOT_MENTIONED \
                 and answer_type(question) in ("span", "yesno", "quantity") \
                 and not _answers_a_computation(answer):
