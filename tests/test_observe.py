@@ -478,6 +478,17 @@ def test_a_signed_change_is_named_after_the_value_it_changed(text: str, fields: 
     assert got == pytest.approx(fields)
 
 
+def test_a_labels_count_in_words_is_a_number_like_its_digits() -> None:
+    """"Brask situation: three vrells" is the count "3 vrells" is, under the label; a phrase
+    that only opens with a number word ("one of those days") stays the label's text."""
+    def got(text: str) -> dict:
+        return {d.attribute: (d.value_num, d.value_text) for d in extract_round(rnd(text))}
+
+    assert got("Brask situation: three vrells. Mood: ok.") == {"brask_situation": (3.0, None), "mood": (None, "ok")}
+    assert got("Brask situation: 3 vrells. Mood: ok.")["brask_situation"] == (3.0, None)
+    assert got("Mood: one of those days.") == {"mood": (None, "one of those days")}
+
+
 def test_a_paying_verb_makes_a_plain_number_money_and_a_total_leaves_out_the_line_items() -> None:
     got = {d.attribute: d.value_num for d in extract_round(rnd("Spent 23.10 at Vrosk on snarls.")) if d.value_num is not None}
     assert got == {"amount": pytest.approx(23.10)}

@@ -242,6 +242,8 @@ remaining people persons us them each per percent new old vs versus against""".s
 #: half km"): the grammar of every domain.
 _WORDED = re.compile(r"(?<![\w.,])(?P<n>" + "|".join(sorted(WORD_NUMBERS, key=len, reverse=True)) + r"|\d+)"
                      r"(?P<half>\s+and\s+(?:a\s+half|a\s+quarter|three\s+quarters))?\s+(?P<u>[A-Za-z]+)\b", re.I)
+#: A label's value that is a count written in words and its noun ("three coffees").
+_COUNTED_WORDS = re.compile(r"\s*(?P<n>" + "|".join(sorted(WORD_NUMBERS, key=len, reverse=True)) + r")\s+(?P<u>[A-Za-z]+)\b", re.I)
 #: "and a half", "and a quarter", "and three quarters" after a number
 _PART_WORDS = {"half": 0.5, "quarter": 0.25, "quarters": 0.75}
 
@@ -578,6 +580,16 @@ def find_spans(text: str, masked: list[tuple[int, int]] | None = None) -> list[S
             continue
         label = _label_before(m.group("label") + " ", len(m.group("label")) + 1, 0)
         value = m.group("v").strip().strip("'\"’‘”“")
+        counted = _COUNTED_WORDS.match(text, m.start("v"))
+        if label and counted and counted.end() <= m.end():
+            # "Caffeine situation: three coffees": a count written in words, as "3 coffees" is in digits
+            noun = counted.group("u")
+            unit = canonical_unit(noun) or coined_unit(noun)
+            if unit is not None:
+                dim = dimension_of(unit) or f"unit:{unit}"
+                add(Span(counted.start("n"), counted.end(), float(WORD_NUMBERS[counted.group("n").lower()]), None, unit, dim, "",
+                         counted.group(0).strip()))
+                continue
         if label and value and len(value.split()) <= 4 and not re.search(r"\d", value):
             add(Span(m.start(), m.end(), None, value, None, None, label, m.group(0)))
     spans.sort(key=lambda s: (s.start, s.role != "first"))
