@@ -116,8 +116,9 @@ def fill_slots(sql: SqlStore, memory_id: str, resolver: AttributeResolver, round
                 unit=None, raw=value[:400], source=f"{SLOT_SOURCE}:{name}", observed_at=first.observed_at,
                 record=first.record, context=first.context))
         # "three coffees" where the memory writes "4 coffees" as a count of coffee
+        said = {(o.raw or "").strip().lower() for o in group}
         for attr, value, raw in _worded_counts(text, worded):
-            if attr not in have:
+            if attr not in have and raw.strip().lower() not in said:  # not what a label of the record already read
                 have.append(attr)
                 first = group[0]
                 new.append(ObservationRecord.model_construct(

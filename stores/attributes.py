@@ -437,12 +437,16 @@ def _unit_word_of_label(k: Known, other: Known) -> bool:
     "36 glorsha thak" reads "glorsha" as a unit of the memory's own and names the value "thak";
     "Glorsha thak 36" in another layout names the same field "glorsha_thak". Likewise "galbair 12
     slol" (``galbair`` in ``slol``) and "Galbair slol: 12". The word sits where a label's word
-    sits, so it is one: the unit-less label survives."""
+    sits, so it is one: the unit-less label survives. A value counted in the very word another
+    field is named ("Caffeine situation: three coffees" beside the ``coffee`` of "4 coffees") is
+    that field's too."""
     if not (k.dimension or "").startswith("unit:") or not k.unit or other.dimension is not None or other.kind != k.kind:
         return False
     unit, mine, theirs = _singular(k.unit.lower()), content_words(k.name), content_words(other.name)
     if mine == [unit]:  # "26 galbair slol" named by its unit alone: "galbair" is "galbair slol"
         return len(theirs) == 2 and unit in (theirs[0], theirs[-1])
+    if theirs == [unit]:  # "Caffeine situation: three coffees" counts what "4 coffees" made the field "coffee"
+        return True
     return bool(mine) and theirs in ([unit, *mine], [*mine, unit])
 
 
@@ -504,13 +508,17 @@ def consolidation(known: Sequence[Known], sets: Sequence[tuple[frozenset[str], i
         held = Counter(a for r in records for a in r)
         pairs = Counter((a, b) for r in records for a in r for b in r if a != b)
         together = {p for p, n in pairs.items() if n > CONTEXT_TOGETHER * min(held[p[0]], held[p[1]])}
+        # a label whose unit is the other's name: one record holding both is a record read wrong
+        # (two days' text in one), not two fields
+        worded_together = {p for p in together if pairs[p] > 1}
     else:
         together = {(a, b) for s, _ in sets for a in s for b in s if a != b}
+        worded_together = together
     merged: dict[str, str] = {}
     for k in sorted(known, key=lambda k: (support[k.name], k.name)):
         if k.name in frozen or support[k.name] == 0 or k.kind == "text":
             continue  # categorical fields: without a unit, "never together" would make a genre a time of day
-        worded = [o for o in known if o.name not in merged and o.name not in frozen and (k.name, o.name) not in together
+        worded = [o for o in known if o.name not in merged and o.name not in frozen and (k.name, o.name) not in worded_together
                   and support[o.name] and _unit_word_of_label(k, o)]
         if len(worded) == 1:
             merged[k.name] = worded[0].name

@@ -247,6 +247,17 @@ def test_a_shorthand_label_merges_into_the_field_of_its_sign() -> None:
     assert same_sign(None, (-1, 1))
 
 
+def test_a_count_in_the_word_another_field_is_named_joins_that_field() -> None:
+    """"Brask situation: three vrells" (a count in the unit "vrell") beside the ``vrell`` that
+    "4 vrells" made in other records: one field; a count of another word stays apart."""
+    from adamm.stores.attributes import Known, consolidation
+
+    known = [Known("brask_situation", "vrell", "unit:vrell", "float"), Known("vrell", None, None, "float"),
+             Known("tirn", "skep", "unit:skep", "float"), Known("sleep", "h", "duration", "float")]
+    sets = [(frozenset({"brask_situation", "sleep"}), 8), (frozenset({"vrell", "sleep"}), 20), (frozenset({"tirn", "sleep"}), 6)]
+    assert consolidation(known, sets) == {"brask_situation": "vrell"}
+
+
 def test_two_labels_in_one_message_but_different_records_may_still_be_one_field() -> None:
     """A week's table ("Vrell 227 qz" rows) and a photo of one picking ("the display reads
     175 qz") sent together put both labels in one round, as two records: the labels are one

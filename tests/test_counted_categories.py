@@ -75,3 +75,27 @@ def test_a_count_written_in_words_is_read_where_the_memory_counts_that_noun_in_d
     assert _worded_counts("Two kids and a dog.", counted) == []  # a noun the memory never counts
     # said twice in words: which one is the record's is not told
     assert _worded_counts("Two vrelles, then three vrelles more.", counted) == []
+
+
+def test_a_count_in_words_under_a_label_lands_in_the_counted_field(tmp_path, db_url: str) -> None:
+    """A journal that writes "4 vrelles by noon" on most days and "Grost situation: three
+    vrelles" on others keeps one column of vrelle counts: the label's count joins the field
+    named after the noun, and the count is not read a second time from the same words."""
+    from adamm.tests.memories import ingested
+
+    from adamm.nodes.backends import backends
+
+    days = []
+    for i in range(16):
+        n = 2 + i % 4
+        words = ["two", "three", "four", "five"][i % 4]
+        text = f"Grost situation: {words} vrelles. Slept 7 h. Mood: ok." if i % 3 == 0 else f"{n} vrelles by noon. Slept {6 + i % 3} h."
+        days.append({"round_id": f"d{i}", "session_id": f"s{i}", "timestamp": f"2025-03-{i + 1:02d}T21:00:00", "user_text": text,
+                     "assistant_text": "Noted."})
+    for ctx in ingested(days, home=str(tmp_path / "home"), database_url=db_url, use_retrieval=False):
+        sql = backends(ctx).sql
+        rows = [r for t in sql.tables("m") for r in sql.select_rows("m", t.name)]
+        columns = {c.name for t in sql.tables("m") for c in t.columns}
+        assert "grost_situation" not in columns, columns  # no second column of the same counts
+        counts = {r["source"]: r.get("vrelle") for r in rows}
+        assert counts == {f"d{i}": float(2 + i % 4) for i in range(16)}
