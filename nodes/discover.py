@@ -74,10 +74,9 @@ def fill_slots(sql: SqlStore, memory_id: str, resolver: AttributeResolver, round
     units = {k.unit for k in measured if k.unit and k.unit.isalpha()} | _app_names(texts.values())
     # nor a qualifier ("Week total", "Season total bar"): it says what a value sums, no category
     exclude = {w for name in measured_names for w in name.split("_")} | units | QUALIFIERS
-    # ... except the words of labels that are kinds of a noun's record: "brisk" of "brisk sollow"
-    # is read bare too ("Sollow done: 8.1 km, brisk.")
-    # ... and of labels that take turns in one layout: "flinkery: $29.55" is read bare in
-    # "Tesk 6.32 USD flinkery cash"
+    # ... except the words of labels that are a category's values, which are read bare too:
+    # "brisk" of "brisk sollow" in "Sollow done: 8.1 km, brisk.", "flinkery" of "flinkery:
+    # $29.55" in "Tesk 6.32 USD flinkery cash"
     exclude -= {w for category, value in _category_values(categories) for w in (*value.split(), category)}
     model = SlotModel().fit([t for t in texts.values() if t], labelled, exclude)
     terms = _term_fields(sql, memory_id, resolver, rounds, by_record, texts, model, labelled, categories,
