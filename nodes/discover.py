@@ -31,7 +31,7 @@ from adamm.nodes.rules.slots import SlotModel, content_stem
 from adamm.nodes.rules.terms import GENERIC_NAMES, KIND_WORDS, TermFields, label_head, labels_as_values, layout_shape
 from adamm.stores.attributes import AttributeResolver, Known, abbreviated, ranges_overlap
 from adamm.stores.mining import DEFAULT_CONTEXT_ATTRIBUTES
-from adamm.stores.quantities import WORD_NUMBERS, convert, snake_case
+from adamm.stores.quantities import WORD_NUMBERS, converted, converted_span, snake_case
 from adamm.stores.records import Round
 from adamm.stores.sql import SqlStore, is_identifier
 from adamm.stores.sql_models import ObservationRecord
@@ -501,7 +501,7 @@ def _label_categories(by_record: dict[tuple[str, int], list[ObservationRecord]],
                 if o.label:
                     labels[o.attribute][o.label] += 1
                     values[o.attribute][o.label].append(o.value_num)
-                    shapes[o.attribute][o.label][_shape(o.context or "", o.label)] += 1
+                    shapes[o.attribute][o.label][layout_shape(o.context or "", o.label)] += 1
     owners: dict[str, Counter] = defaultdict(Counter)
     for attribute, value in labelled:
         owners[snake_case(value)][attribute] += 1
@@ -523,12 +523,6 @@ def _label_categories(by_record: dict[tuple[str, int], list[ObservationRecord]],
         used.add(name)
         out[attribute] = (name, found)
     return out
-
-
-@lru_cache(maxsize=65536)
-def _shape(text: str, label: str) -> str:
-    """:func:`layout_shape`, cached: every batch re-reads the memory's records."""
-    return layout_shape(text, label)
 
 
 def merge_value_labels(sql: SqlStore, memory_id: str) -> int:
@@ -577,10 +571,10 @@ def merge_value_labels(sql: SqlStore, memory_id: str) -> int:
         b = attributes[target]
         ranges = sql.value_ranges(memory_id) if ranges is None else ranges
         if a.dimension and b.dimension and a.dimension != b.dimension \
-                or not ranges_overlap(_in_unit(ranges.get(name), a.unit, b.unit), ranges.get(target)):
+                or not ranges_overlap(converted_span(ranges.get(name), a.unit, b.unit), ranges.get(target)):
             continue  # "Oremko weight 3 kg" is no threnn
         # "5.7 km long run" joining a distance kept in miles: the values in the field's unit
-        sql.merge_attribute(memory_id, name, target, lambda v, u, to=b.unit: _converted(v, u, to))
+        sql.merge_attribute(memory_id, name, target, lambda v, u, to=b.unit: converted(v, u, to))
         attributes.pop(name)
         measured.pop(name)
         called = {k: v for k, v in called.items() if v != name}
@@ -618,29 +612,15 @@ def merge_kind_named(sql: SqlStore, memory_id: str) -> int:
         for o in observations:
             if o.attribute in members and o.label:
                 labels[o.label] += 1
-                values[o.label].append(_converted(o.value_num, o.unit, unit))
+                values[o.label].append(converted(o.value_num, o.unit, unit))
         found = labels_as_values(labels, sum(held[n] for n in members), _IGNORED_LABELS, values)
         members = [n for n in members if n != survivor and n in found]
         if survivor not in found or not members:
             continue
         for name in members:
-            sql.merge_attribute(memory_id, name, survivor, lambda v, u, to=unit: _converted(v, u, to))
+            sql.merge_attribute(memory_id, name, survivor, lambda v, u, to=unit: converted(v, u, to))
             merged += 1
     return merged
-
-
-def _converted(value: float, unit: str | None, to: str | None) -> float:
-    """``value`` in ``unit`` expressed in ``to`` (as it was when either is missing or they differ in kind)."""
-    if unit and to and unit != to:
-        try:
-            return convert(value, unit, to)
-        except ValueError:
-            return value
-    return value
-
-
-def _in_unit(span: tuple[float, float] | None, unit: str | None, to: str | None) -> tuple[float, float] | None:
-    return None if span is None else (_converted(span[0], unit, to), _converted(span[1], unit, to))
 
 
 def _kind_named(name: str, values: set[str], categories: dict[str, str]) -> str | None:

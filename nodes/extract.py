@@ -35,7 +35,7 @@ from adamm.nodes.state import IngestState
 from adamm.prompts.extract import EXTRACT_BATCH_ROUND, EXTRACT_BATCH_USER, EXTRACT_SYSTEM, EXTRACT_USER
 from adamm.stores.attributes import AttributeResolver, Known, consolidation, context_profiles
 from adamm.stores.mining import DEFAULT_CONTEXT_ATTRIBUTES
-from adamm.stores.quantities import OTHER_READING, canonical_unit, convert, dimension_of, parse_quantity, snake_case
+from adamm.stores.quantities import OTHER_READING, canonical_unit, convert, converted, dimension_of, parse_quantity, snake_case
 from adamm.stores.records import Round
 from adamm.stores.sql import SqlStore, is_identifier
 from adamm.stores.sql_models import ObservationRecord
@@ -180,16 +180,7 @@ def _consolidate_once(sql: SqlStore, memory_id: str, rounds: Sequence[Round]) ->
     for source, target in plan.items():
         while target in plan:  # chains: a -> b -> c
             target = plan[target]
-
-        def to_target(value: float, unit: str | None, _t: str = target) -> float:
-            if unit and units[_t] and unit != units[_t]:
-                try:
-                    return convert(value, unit, units[_t])
-                except ValueError:
-                    return value
-            return value
-
-        sql.merge_attribute(memory_id, source, target, to_target)
+        sql.merge_attribute(memory_id, source, target, lambda value, unit, to=units[target]: converted(value, unit, to))
     return len(plan)
 
 

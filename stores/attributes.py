@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from adamm.stores.bm25 import tokenize
-from adamm.stores.quantities import convert
+from adamm.stores.quantities import converted_span
 
 #: Words that qualify a quantity without changing what it measures.
 QUALIFIERS = frozenset({"total", "average", "avg", "mean", "daily", "overall", "net", "my", "today", "todays", "last", "night", "current", "now", "altogether"})
@@ -354,13 +354,7 @@ RANGE_GAP = 1.5
 def _range_in(k: Known, other: Known, ranges: dict[str, tuple[float, float]] | None) -> tuple[float, float] | None:
     """``k``'s value range in ``other``'s unit: "1 h 53 min" stored in hours and "105 min" in
     minutes are compared as one duration."""
-    got = (ranges or {}).get(k.name)
-    if got is None or not k.unit or not other.unit or k.unit == other.unit:
-        return got
-    try:
-        return convert(got[0], k.unit, other.unit), convert(got[1], k.unit, other.unit)
-    except ValueError:
-        return got
+    return converted_span((ranges or {}).get(k.name), k.unit, other.unit)
 
 
 def ranges_overlap(a: tuple[float, float] | None, b: tuple[float, float] | None) -> bool:

@@ -68,6 +68,8 @@ __all__ = [
     "Quantity",
     "canonical_unit",
     "convert",
+    "converted",
+    "converted_span",
     "dimension_of",
     "find_quantities",
     "minutes_after_hours",
@@ -275,6 +277,22 @@ def convert(value: float, from_unit: str, to_unit: str) -> float:
         return {"°C": lambda k: k - 273.15, "°F": lambda k: (k - 273.15) * 9.0 / 5.0 + 32.0,
                 "K": lambda k: k}[b](kelvin)
     return float(value) * fa / fb
+
+
+def converted(value: float, unit: str | None, to: str | None) -> float:
+    """``value`` in ``unit`` expressed in ``to``; as it was when either unit is missing, they are
+    one, or they measure different things - for values merged into a field of another unit. Pure."""
+    if unit and to and unit != to:
+        try:
+            return convert(value, unit, to)
+        except ValueError:
+            return value
+    return value
+
+
+def converted_span(span: tuple[float, float] | None, unit: str | None, to: str | None) -> tuple[float, float] | None:
+    """A (low, high) range of values in ``unit`` expressed in ``to`` (see :func:`converted`). Pure."""
+    return None if span is None else (converted(span[0], unit, to), converted(span[1], unit, to))
 
 
 #: Units written alike for two quantities: an ounce of weight or of liquid ("4 oz" of milk), a

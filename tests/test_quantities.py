@@ -13,6 +13,8 @@ from adamm.stores.quantities import (
     Quantity,
     canonical_unit,
     convert,
+    converted,
+    converted_span,
     dimension_of,
     find_quantities,
     parse_quantity,
@@ -193,6 +195,16 @@ def test_convert_table(value: float, src: str, dst: str, expected: float) -> Non
 def test_convert_across_dimensions_raises(src: str, dst: str) -> None:
     with pytest.raises(ValueError):
         convert(1.0, src, dst)
+
+
+def test_converted_keeps_a_value_it_cannot_convert() -> None:
+    # a value merged into a field of another unit: converted where the units are one dimension,
+    # as it was where a unit is missing, the same or of another kind
+    assert converted(5.0, "km", "mi") == pytest.approx(3.10686, rel=1e-5)
+    assert converted(5.0, None, "mi") == 5.0 and converted(5.0, "km", None) == 5.0 and converted(5.0, "km", "km") == 5.0
+    assert converted(5.0, "km", "h") == 5.0 and converted(5.0, "furlong", "m") == 5.0
+    assert converted_span((60.0, 90.0), "min", "h") == pytest.approx((1.0, 1.5)) and converted_span(None, "min", "h") is None
+    assert converted_span((1.0, 2.0), "kg", "h") == (1.0, 2.0)
 
 
 def test_convert_unknown_unit_raises() -> None:

@@ -589,10 +589,12 @@ _SHAPE_WORD = re.compile(r"[^\W\d_][\w'’-]*")
 _SHAPE_WORDS = re.compile(r"w(?:\s+w)+")
 
 
+@lru_cache(maxsize=65536)
 def layout_shape(text: str, label: str) -> str:
     """The layout a label is written in: the record's text with the label as ``L``, each number
     as ``#`` and each run of other words as one ``w``, punctuation kept ("flinkery: $29.55 (Tesk,
-    Zeno Pay)" -> ``L: # (w, w)``); "" when the text does not say the label. Pure."""
+    Zeno Pay)" -> ``L: # (w, w)``); "" when the text does not say the label. Pure; cached, for
+    every batch re-reads the memory's records."""
     words = [re.escape(w) for w in label.split("_") if w]
     m = re.search(r"(?<![\w'’-])" + r"[\s_-]+".join(words) + r"(?![\w'’-])", text, re.I) if words else None
     if m is None:
