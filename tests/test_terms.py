@@ -324,7 +324,7 @@ def test_kinds_written_before_the_records_noun_become_a_column(outings: Context)
     kinded = [rid for rid, r in truth.items() if r["kind"] in cells.get(rid, set())]
     assert len(kinded) >= 0.9 * len(truth), sorted(set(truth) - set(kinded))
     # "4.5 km drag sollow": a distance named after its kind is the distance, in one column
-    km = [c.name for t in sql.tables("m") for c in t.columns if c.unit == "km"]
+    km = distance_columns(sql)
     assert len(km) == 1, km
     long_km = [r["km"] for r in outing_rounds() if r["kind"] == "long"]
     answer = query.invoke({"memory_id": "m", "question": "What was my average distance on long sollows?",
@@ -408,6 +408,17 @@ def log_rounds(dialog: dict[str, Any]) -> list[Round]:
     return scenario.rounds
 
 
+def kinds_log_rounds(seed: int, noun: str, kinds: list[str]) -> tuple[list[Round], list[dict[str, Any]]]:
+    """The rounds and the true records of one ``benchmarks/kinds_log.py`` scenario."""
+    dialog, records = load_script("benchmarks/kinds_log.py").scenario(seed, noun, kinds)
+    return log_rounds(dialog), records
+
+
+def distance_columns(sql: Any, units: tuple[str, ...] = ("km",)) -> list[str]:
+    """The memory's columns that hold a distance in one of ``units``."""
+    return [c.name for t in sql.tables("m") for c in t.columns if c.unit in units]
+
+
 def _clock(minutes: float) -> str:
     return f"{int(minutes)}:{int(round(minutes % 1 * 60)) % 60:02d}"
 
@@ -437,7 +448,7 @@ def test_a_kind_that_labels_a_value_alone_is_the_records_kind(db_url: str, tmp_p
     for ctx in ingested([{k: v for k, v in r.items() if k not in ("kind", "km", "minutes")} for r in rounds],
                         home=str(tmp_path), database_url=db_url, use_retrieval=False):
         sql = backends(ctx).sql
-        km = [c.name for t in sql.tables("m") for c in t.columns if c.unit == "km"]
+        km = distance_columns(sql)
         assert len(km) == 1, km
         cells = text_cells(ctx)
         assert all(r["kind"] in cells.get(r["round_id"], set()) for r in rounds), cells
@@ -451,12 +462,10 @@ def test_a_kind_that_labels_a_value_alone_is_the_records_kind(db_url: str, tmp_p
 def test_a_kind_read_as_its_own_distance_joins_the_distance(db_url: str, tmp_path) -> None:
     # "Did a 12.5 km long run": ``long_run``, beside a distance written as "Tempo run today: ..."
     # and "Recovery run ...": one more kind of run, so one distance column and the kind in a column
-    kinds_log = load_script("benchmarks/kinds_log.py")
-    dialog, records = kinds_log.scenario(1, "run", ["tempo", "easy", "long", "recovery"])
-    rounds = log_rounds(dialog)
+    rounds, records = kinds_log_rounds(1, "run", ["tempo", "easy", "long", "recovery"])
     for ctx in ingested(rounds, home=str(tmp_path), database_url=db_url, use_retrieval=False):
         sql = backends(ctx).sql
-        km = [c.name for t in sql.tables("m") for c in t.columns if c.unit == "km"]
+        km = distance_columns(sql)
         assert len(km) == 1, km
         cells = text_cells(ctx)
         kinded = [r for r in records if r["fields"]["kind"] in cells.get(r["round"], set())]
@@ -469,9 +478,7 @@ def test_a_kind_merged_into_a_distance_kept_in_miles_is_converted(db_url: str, t
     # and other people's outings make no row
     from adamm.stores.quantities import convert
 
-    kinds_log = load_script("benchmarks/kinds_log.py")
-    dialog, records = kinds_log.scenario(11, "brandle", ["tarry", "quell", "wide", "ossic"])
-    rounds = log_rounds(dialog)
+    rounds, records = kinds_log_rounds(11, "brandle", ["tarry", "quell", "wide", "ossic"])
     truth = {r["round"]: r["fields"]["distance_km"] for r in records}
     for ctx in ingested(rounds, home=str(tmp_path), database_url=db_url, use_retrieval=False):
         sql = backends(ctx).sql
@@ -486,12 +493,10 @@ def test_kinds_that_named_their_own_distances_are_one_field(db_url: str, tmp_pat
     # a catch-up opening the log ("Monday 8.0 km tempo in 35:29; Thursday 4.1 km easy in 25:23")
     # makes ``tempo`` and ``easy`` before any distance is known, each taking other kinds' labels
     # later: together their labels are the kinds of a run, so one distance and a column of kinds
-    kinds_log = load_script("benchmarks/kinds_log.py")
-    dialog, records = kinds_log.scenario(12, "run", ["tempo", "easy", "long", "recovery"])
-    rounds = log_rounds(dialog)
+    rounds, records = kinds_log_rounds(12, "run", ["tempo", "easy", "long", "recovery"])
     for ctx in ingested(rounds, home=str(tmp_path), database_url=db_url, use_retrieval=False):
         sql = backends(ctx).sql
-        km = [c.name for t in sql.tables("m") for c in t.columns if c.unit in ("km", "mi")]
+        km = distance_columns(sql, ("km", "mi"))
         assert len(km) == 1, km
         rows: dict[str, list[tuple[str, set[str]]]] = {}  # round -> (day, text cells) of each of its rows
         for t in sql.tables("m"):
